@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { PROFILES, PLAN_FLAGS } from '../profiles.js';
+import {
+  MSG,
+  boolish,
+  boundedName,
+  emailField,
+  idList,
+  meetsPasswordPolicy,
+  nonNegativeInt,
+  optionalId,
+  passwordField,
+  requiredString,
+} from '../validation.js';
+
+export const profileSchema = z.enum(PROFILES, { error: MSG.invalidValue });
+export const allTicketSchema = z.enum(['enabled', 'desabled'], { error: MSG.invalidValue });
+
+/** User dialog (spec 000 §2.6, §5). Password is required on create only. */
+export const userCreateSchema = z.object({
+  name: boundedName(2, 50),
+  email: emailField(),
+  password: passwordField(),
+  profile: profileSchema.optional(),
+  queueIds: idList().optional(),
+  whatsappId: optionalId().optional(),
+  allTicket: allTicketSchema.optional(),
+  sendGreetingAccepted: boolish().optional(),
+  companyId: optionalId().optional(),
+});
+export const userUpdateSchema = userCreateSchema.partial().extend({
+  password: z.preprocess((v) => (v === '' ? undefined : v), passwordField().optional()),
+});
+export type UserCreateInput = z.infer<typeof userCreateSchema>;
+export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
+
+/** Queue form (spec 003 §5). Options tree and schedules come with later work. */
+export const queueSchema = z.object({
+  name: boundedName(2, 255),
+  color: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim() : v),
+    z
+      .string({ error: MSG.required })
+      .min(1, { error: MSG.required })
+      .min(3, { error: MSG.tooShort })
+      .max(9, { error: MSG.tooLong }),
+  ),
+  greetingMessage: z.string().max(10_000, { error: MSG.tooLong }).optional(),
+  outOfHoursMessage: z.string().max(10_000, { error: MSG.tooLong }).optional(),
+  orderQueue: z.preprocess((v) => (v === '' || v === null ? undefined : v), nonNegativeInt().optional()),
+  integrationId: optionalId().optional(),
+  promptId: optionalId().optional(),
+});
+export const queueUpdateSchema = queueSchema.partial();
+export type QueueInput = z.infer<typeof queueSchema>;
+
+const planNumbers = {
+  users: nonNegativeInt(),
+  connections: nonNegativeInt(),
+  queues: nonNegativeInt(),
+  campaigns: nonNegativeInt(),
+  schedules: nonNegativeInt(),
+  value: z.coerce.number({ error: MSG.invalidValue }).min(0, { error: MSG.invalidValue }),
+};
+const planFlags = Object.fromEntries(PLAN_FLAGS.map((f) => [f, boolish()])) as Record<
+  (typeof PLAN_FLAGS)[number],
+  ReturnType<typeof boolish>
+>;
+
+/** Plan form (super user). Default plan flags are all true (spec 003 §1). */
+export const planSchema = z.object({
+  name: boundedName(1, 100),
+  users: planNumbers.users.default(0),
+  connections: planNumbers.connections.default(0),
+  queues: planNumbers.queues.default(0),
+  campaigns: planNumbers.campaigns.default(0),
+  schedules: planNumbers.schedules.default(0),
+  value: planNumbers.value.default(0),
+  useCampaigns: planFlags.useCampaigns.default(true),
+  useSchedules: planFlags.useSchedules.default(true),
+  useInternalChat: planFlags.useInternalChat.default(true),
+  useExternalApi: planFlags.useExternalApi.default(true),
+  useKanban: planFlags.useKanban.default(true),
+  useOpenAi: planFlags.useOpenAi.default(true),
+  useIntegrations: planFlags.useIntegrations.default(true),
+});
+export const planUpdateSchema = z.object({
+  name: boundedName(1, 100).optional(),
+  ...Object.fromEntries(Object.entries(planNumbers).map(([k, s]) => [k, s.optional()])),
+  ...Object.fromEntries(Object.entries(planFlags).map(([k, s]) => [k, s.optional()])),
+}) as unknown as z.ZodType<Partial<z.infer<typeof planSchema>>>;
+export type PlanInput = z.infer<typeof planSchema>;
+
+export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
+export type Recurrence = (typeof RECURRENCES)[number];
+export const RECURRENCE_MONTHS: Record<Recurrence, number> = {
+  MENSAL: 1,
+  BIMESTRAL: 2,
+  TRIMESTRAL: 3,
+  SEMESTRAL: 6,
+  ANUAL: 12,
+};
+
+/** An empty or invalid due date is sent as null (spec 003 §4). Stored as ISO strings. */
+const dueDateField = () =>
+  z.preprocess((v) => {
+    if (v === '' || v === null || v === undefined) return null;
+    const d = new Date(String(v));
+    return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  }, z.string().nullable());
+
+/** Company form (super user; spec 003 §3, §5). */
+export const companySchema = z.object({
+  name: boundedName(2, 100),
+  email: emailField(),
+  phone: z.string().max(30, { error: MSG.tooLong }).optional(),
+  planId: z.coerce.number({ error: MSG.required }).int({ error: MSG.required }).positive({ error: MSG.required }),
+  status: boolish().optional(),
+  campaignsEnabled: boolish().optional(),
+  dueDate: dueDateField().optional(),
+  recurrence: z.enum(RECURRENCES, { error: MSG.invalidValue }).optional(),
+  document: z.string().max(30).optional(),
+  addressZipCode: z.string().max(20).optional(),
+  addressStreet: z.string().max(200).optional(),
+  addressState: z.string().max(50).optional(),
+  addressCity: z.string().max(100).optional(),
+  addressDistrict: z.string().max(100).optional(),
+  /** Creating a company also creates its admin user (e-mail of the company) with this password. */
+  password: passwordField().optional(),
+});
+export const companyUpdateSchema = companySchema.partial().omit({ password: true });
+export type CompanyInput = z.infer<typeof companySchema>;
+export type CompanyUpdateInput = z.infer<typeof companyUpdateSchema>;
+
+/** Self-signup (spec 003 §3, §5). Trial terms are decided by the server (server-behaviour §13). */
+export const signupSchema = z.object({
+  name: boundedName(2, 50),
+  email: emailField(),
+  phone: z.preprocess(
+    (v) => (typeof v === 'string' ? v.replace(/\D/g, '') : v),
+    z.string({ error: MSG.required }).min(10, { error: MSG.tooShort }).max(11, { error: MSG.tooLong }),
+  ),
+  password: passwordField(),
+  planId: z.coerce.number({ error: MSG.required }).int({ error: MSG.required }).positive({ error: MSG.required }),
+  // The client also sends these; the server ignores them and applies the trial terms itself.
+  recurrence: z.string().optional(),
+  dueDate: z.string().optional(),
+  status: z.unknown().optional(),
+  campaignsEnabled: z.unknown().optional(),
+});
+export type SignupInput = z.infer<typeof signupSchema>;
+
+export const forgotPasswordEmailSchema = z.object({ email: emailField() });
+export const resetPasswordSchema = z
+  .object({
+    email: emailField(),
+    token: requiredString('Campo obrigatório'),
+    newPassword: z
+      .string({ error: 'Campo obrigatório' })
+      .min(1, { error: 'Campo obrigatório' })
+      .refine(meetsPasswordPolicy, { error: MSG.passwordPolicy }),
+    confirmPassword: z.string({ error: 'Campo obrigatório' }).min(1, { error: 'Campo obrigatório' }),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, { path: ['confirmPassword'], error: MSG.passwordMismatch });
+
+export const loginSchema = z.object({ email: emailField(), password: requiredString() });
