@@ -1,0 +1,63 @@
+/**
+ * Everything a function learns about where it runs comes from the environment (DESIGN §1): the
+ * same code runs in Lambda and on the local stack, only endpoints and names differ.
+ */
+const opt = (name: string) => {
+  const v = process.env[name];
+  return v === undefined || v === '' ? undefined : v;
+};
+const req = (name: string) => {
+  const v = opt(name);
+  if (!v) throw new Error(`Missing environment variable ${name}`);
+  return v;
+};
+
+export const env = {
+  get region() {
+    return opt('AWS_REGION') ?? 'us-east-1';
+  },
+  get tableName() {
+    return req('TABLE_NAME');
+  },
+  get dynamoEndpoint() {
+    return opt('DYNAMODB_ENDPOINT');
+  },
+  get sqsEndpoint() {
+    return opt('SQS_ENDPOINT');
+  },
+  get s3Endpoint() {
+    return opt('S3_ENDPOINT');
+  },
+  get mediaBucket() {
+    return req('MEDIA_BUCKET');
+  },
+  get realtimeQueueUrl() {
+    return req('REALTIME_QUEUE_URL');
+  },
+  get userPoolId() {
+    return req('USER_POOL_ID');
+  },
+  get userPoolClientId() {
+    return req('USER_POOL_CLIENT_ID');
+  },
+  get cognitoEndpoint() {
+    return opt('COGNITO_ENDPOINT');
+  },
+  /** Issuer of the tokens; locally cognito-local's `http://127.0.0.1:PORT/<poolId>`. */
+  get jwtIssuer() {
+    return opt('JWT_ISSUER') ?? `https://cognito-idp.${this.region}.amazonaws.com/${this.userPoolId}`;
+  },
+  get jwksUri() {
+    return opt('JWKS_URI') ?? `${this.jwtIssuer}/.well-known/jwks.json`;
+  },
+  /** @connections endpoint: https://{apiId}.execute-api.{region}.amazonaws.com/{stage} */
+  get wsCallbackUrl() {
+    return req('WS_CALLBACK_URL');
+  },
+  get webOrigin() {
+    return opt('WEB_ORIGIN') ?? '*';
+  },
+  get logLevel() {
+    return opt('LOG_LEVEL') ?? 'info';
+  },
+};

@@ -1,0 +1,92 @@
+import type { PlanFlag } from '@balcao/shared';
+
+/**
+ * The one route table (issue 2 §3): read by the CDK app (infra/lib/api-stack.ts) and by the local
+ * gateway (infra/local/gateway.ts). Paths are written exactly as the spec writes them, without the
+ * trailing slash. `handler` names the router module `functions/src/http/<handler>/index.ts`, which
+ * becomes one Lambda per domain.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+export type RouteAuth =
+  /** No token. */
+  | 'public'
+  /** Cognito bearer token (JWT authorizer), then the user record from the table. */
+  | 'user'
+  /** `Authorization: Bearer {connection token}` checked by the handler (external API). */
+  | 'connectionToken';
+
+export interface RouteDef {
+  method: HttpMethod;
+  path: string;
+  handler: string;
+  auth: RouteAuth;
+  planFlag?: PlanFlag;
+  admin?: boolean;
+  super?: boolean;
+  /** Multipart uploads: the largest body accepted, in bytes. */
+  maxBodyBytes?: number;
+}
+
+const r = (
+  method: HttpMethod,
+  path: string,
+  handler: string,
+  opts: Partial<Omit<RouteDef, 'method' | 'path' | 'handler'>> = {},
+): RouteDef => ({ method, path, handler, auth: 'user', ...opts });
+
+export const routes: RouteDef[] = [
+  // auth
+  r('POST', '/auth/login', 'auth', { auth: 'public' }),
+  r('POST', '/auth/refresh_token', 'auth'),
+  r('GET', '/auth/me', 'auth'),
+  r('DELETE', '/auth/logout', 'auth'),
+  r('POST', '/forgetpassword/{email}', 'auth', { auth: 'public' }),
+  r('POST', '/resetpasswords/{email}/{token}/{newPassword}', 'auth', { auth: 'public' }),
+
+  // plans
+  r('GET', '/plans/list', 'plans', { auth: 'public' }),
+  r('GET', '/plans/all', 'plans', { super: true }),
+  r('GET', '/plans', 'plans', { super: true }),
+  r('POST', '/plans', 'plans', { super: true }),
+  r('GET', '/plans/{id}', 'plans', { super: true }),
+  r('PUT', '/plans/{id}', 'plans', { super: true }),
+  r('DELETE', '/plans/{id}', 'plans', { super: true }),
+
+  // companies
+  r('POST', '/companies/cadastro', 'companies', { auth: 'public' }),
+  r('GET', '/companies/listPlan/{id}', 'companies'),
+  r('GET', '/companies/list', 'companies', { super: true }),
+  r('GET', '/companies', 'companies', { super: true }),
+  r('POST', '/companies', 'companies', { super: true }),
+  r('GET', '/companies/{id}', 'companies'),
+  r('PUT', '/companies/{id}', 'companies', { super: true }),
+  r('DELETE', '/companies/{id}', 'companies', { super: true }),
+
+  // users
+  r('GET', '/users', 'users'),
+  r('GET', '/users/list', 'users'),
+  r('GET', '/users/{id}', 'users'),
+  r('POST', '/users', 'users', { admin: true, maxBodyBytes: 6 * 1024 * 1024 }),
+  r('PUT', '/users/{id}', 'users', { maxBodyBytes: 6 * 1024 * 1024 }),
+  r('DELETE', '/users/{id}', 'users', { admin: true }),
+
+  // queues
+  r('GET', '/queue', 'queues'),
+  r('GET', '/queue/{id}', 'queues'),
+  r('POST', '/queue', 'queues', { admin: true }),
+  r('PUT', '/queue/{id}', 'queues', { admin: true }),
+  r('DELETE', '/queue/{id}', 'queues', { admin: true }),
+
+  // settings
+  r('GET', '/settings', 'settings'),
+  r('GET', '/settings/{key}', 'settings'),
+  r('PUT', '/settings/{key}', 'settings', { admin: true }),
+
+  // media (short-lived reads of stored files, e.g. user photos)
+  r('GET', '/media/{key+}', 'media', { auth: 'public' }),
+];
+
+/** `GET /users/{id}` — the API Gateway v2 route key. */
+export const routeKey = (route: Pick<RouteDef, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+export const routeHandlers = () => [...new Set(routes.map((x) => x.handler))];
