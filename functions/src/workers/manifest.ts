@@ -1,0 +1,30 @@
+/**
+ * Queues and their consumers, read by the CDK workers stack and by the local pollers (so both wire
+ * the same event-source mappings). Every queue has a dead-letter queue after `maxReceiveCount`.
+ */
+export interface QueueDef {
+  /** Logical name; the queue URL reaches functions as the environment variable `envVar`. */
+  name: string;
+  envVar: string;
+  fifo: boolean;
+  /** Worker module `functions/src/workers/<worker>.ts` exporting `handler(SQSEvent): SQSBatchResponse`. */
+  worker: string;
+  batchSize: number;
+  visibilityTimeoutSeconds: number;
+  maxReceiveCount: number;
+}
+
+export const queues: QueueDef[] = [
+  {
+    name: 'realtime',
+    envVar: 'REALTIME_QUEUE_URL',
+    fifo: false,
+    worker: 'realtime-fanout',
+    batchSize: 10,
+    visibilityTimeoutSeconds: 30,
+    maxReceiveCount: 5,
+  },
+];
+
+/** Time-driven work: one sweeper every minute (DESIGN §7), module `functions/src/workers/sweeper.ts`. */
+export const SWEEPER = { worker: 'sweeper', rateMinutes: 1 } as const;
