@@ -81,9 +81,6 @@ export const routes: RouteDef[] = [
   r('GET', '/settings', 'settings'),
   r('GET', '/settings/{key}', 'settings'),
   r('PUT', '/settings/{key}', 'settings', { admin: true }),
-
-  // media (short-lived reads of stored files, e.g. user photos)
-  r('GET', '/media/{key+}', 'media', { auth: 'public' }),
 ];
 
 /** `GET /users/{id}` — the API Gateway v2 route key. */

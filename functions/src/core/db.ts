@@ -1,0 +1,208 @@
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  DeleteCommand,
+  BatchGetCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { dynamo } from './aws.js';
+import { env } from './env.js';
+import { keys } from './keys.js';
+
+export type Item = Record<string, unknown>;
+export type Key = { PK: string; SK: string };
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const table = () => env.tableName;
+
+export async function getItem<T = Item>(key: Key, consistent = false): Promise<T | undefined> {
+  const out = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: consistent }));
+  return out.Item as T | undefined;
+}
+
+export async function batchGet<T = Item>(keyList: Key[]): Promise<T[]> {
+  const unique = [...new Map(keyList.map((k) => [`${k.PK}|${k.SK}`, k])).values()];
+  const found: T[] = [];
+  for (let i = 0; i < unique.length; i += 100) {
+    let request: Record<string, { Keys: Key[] }> | undefined = { [table()]: { Keys: unique.slice(i, i + 100) } };
+    for (let attempt = 0; request && Object.keys(request).length && attempt < 8; attempt++) {
+      const out = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+      found.push(...((out.Responses?.[table()] ?? []) as T[]));
+      request = out.UnprocessedKeys as typeof request;
+      if (request && Object.keys(request).length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  }
+  return found;
+}
+
+export async function putItem(item: object, condition?: string, names?: Record<string, string>): Promise<void> {
+  await dynamo().send(
+    new PutCommand({ TableName: table(), Item: item as Item, ConditionExpression: condition, ExpressionAttributeNames: names }),
+  );
+}
+
+export async function deleteItem(key: Key): Promise<void> {
+  await dynamo().send(new DeleteCommand({ TableName: table(), Key: key }));
+}
+
+/** Sets the given attributes (undefined values are skipped); returns the new item. */
+export async function updateItem<T = Item>(
+  key: Key,
+  set: Record<string, unknown>,
+  opts: { condition?: string; values?: Record<string, unknown>; names?: Record<string, string>; remove?: string[] } = {},
+): Promise<T> {
+  const names: Record<string, string> = { ...opts.names };
+  const values: Record<string, unknown> = { ...opts.values };
+  const parts: string[] = [];
+  Object.entries(set).forEach(([k, v], i) => {
+    if (v === undefined) return;
+    names[`#s${i}`] = k;
+    values[`:s${i}`] = v;
+    parts.push(`#s${i} = :s${i}`);
+  });
+  const removes = (opts.remove ?? []).map((k, i) => {
+    names[`#r${i}`] = k;
+    return `#r${i}`;
+  });
+  let expr = parts.length ? `SET ${parts.join(', ')}` : '';
+  if (removes.length) expr += ` REMOVE ${removes.join(', ')}`;
+  const out = await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: key,
+      UpdateExpression: expr.trim(),
+      ConditionExpression: opts.condition ?? 'attribute_exists(PK)',
+      ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+      ExpressionAttributeValues: Object.keys(values).length ? values : undefined,
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  return out.Attributes as T;
+}
+
+/** Every item of a partition whose sort key starts with `prefix` (all pages). */
+export async function queryAll<T = Item>(pk: string, prefix?: string, extra: Partial<QueryCommandInput> = {}): Promise<T[]> {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        KeyConditionExpression: prefix ? 'PK = :pk AND begins_with(SK, :p)' : 'PK = :pk',
+        ExpressionAttributeValues: prefix ? { ':pk': pk, ':p': prefix } : { ':pk': pk },
+        ExclusiveStartKey: start,
+        ...extra,
+      }),
+    );
+    items.push(...((out.Items ?? []) as T[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/** Every item of a GSI partition (all pages). */
+export async function queryIndexAll<T = Item>(index: 'GSI1' | 'GSI2' | 'GSI3', pk: string): Promise<T[]> {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: table(),
+        IndexName: index,
+        KeyConditionExpression: `${index}PK = :pk`,
+        ExpressionAttributeValues: { ':pk': pk },
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...((out.Items ?? []) as T[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+/**
+ * Runs a transaction. When it is cancelled by a failed condition, `onConditionFailed(index)` maps
+ * the failing item to the domain error (uniqueness, limits, existence).
+ */
+export async function transact(items: TransactItem[], onConditionFailed?: (index: number) => Error | undefined): Promise<void> {
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (err) {
+    if (err instanceof TransactionCanceledException && onConditionFailed) {
+      const reasons = err.CancellationReasons ?? [];
+      const idx = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (idx >= 0) {
+        const mapped = onConditionFailed(idx);
+        if (mapped) throw mapped;
+      }
+    }
+    throw err;
+  }
+}
+
+export const isConditionFailure = (err: unknown) => err instanceof ConditionalCheckFailedException;
+
+/** Allocates the next id of an entity within a company (or globally with companyId 0). */
+export async function nextId(companyId: number, entity: string): Promise<number> {
+  const key = companyId === 0 ? keys.globalCounter(entity) : keys.counter(companyId, entity);
+  const out = await dynamo().send(
+    new UpdateCommand({
+      TableName: table(),
+      Key: key,
+      UpdateExpression: 'ADD #v :one',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(out.Attributes?.value);
+}
+
+export const tx = {
+  put: (item: object, condition?: string, values?: Record<string, unknown>): TransactItem => ({
+    Put: { TableName: table(), Item: item as Item, ConditionExpression: condition, ExpressionAttributeValues: values },
+  }),
+  /** A marker that must not exist yet (uniqueness). */
+  putUnique: (item: object): TransactItem => ({
+    Put: { TableName: table(), Item: item as Item, ConditionExpression: 'attribute_not_exists(PK)' },
+  }),
+  delete: (key: Key, condition?: string): TransactItem => ({ Delete: { TableName: table(), Key: key, ConditionExpression: condition } }),
+  update: (
+    key: Key,
+    expression: string,
+    values?: Record<string, unknown>,
+    condition?: string,
+    names?: Record<string, string>,
+  ): TransactItem => ({
+    Update: {
+      TableName: table(),
+      Key: key,
+      UpdateExpression: expression,
+      ExpressionAttributeValues: values,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: names,
+    },
+  }),
+  conditionCheck: (key: Key, condition: string, values?: Record<string, unknown>, names?: Record<string, string>): TransactItem => ({
+    ConditionCheck: {
+      TableName: table(),
+      Key: key,
+      ConditionExpression: condition,
+      ExpressionAttributeValues: values,
+      ExpressionAttributeNames: names,
+    },
+  }),
+};
+
+/** Strips the storage keys from an item before it leaves the API. */
+const STORAGE_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'ttl', 'entity'] as const;
+export function clean<T extends object>(item: T): Omit<T, (typeof STORAGE_ATTRIBUTES)[number]> {
+  const rest = { ...item } as Record<string, unknown>;
+  for (const k of STORAGE_ATTRIBUTES) delete rest[k];
+  return rest as Omit<T, (typeof STORAGE_ATTRIBUTES)[number]>;
+}

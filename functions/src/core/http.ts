@@ -1,0 +1,153 @@
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import Busboy from 'busboy';
+import { AppError } from '@balcao/shared';
+import { routes, routeKey, type RouteDef } from '../routes.js';
+import { authenticate, type Identity } from './identity.js';
+import { log } from './log.js';
+
+export interface UploadedFile {
+  field: string;
+  fileName: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+export interface Request<P = Record<string, string>> {
+  route: RouteDef;
+  params: P;
+  query: Record<string, string | undefined>;
+  body: Record<string, unknown>;
+  files: UploadedFile[];
+  headers: Record<string, string | undefined>;
+  /** Set for `auth: 'user'` routes. */
+  identity: Identity;
+  event: APIGatewayProxyEventV2WithJWTAuthorizer;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export const reply = (status: number, body?: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
+export const noContent = (): Reply => ({ status: 204 });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+
+export type RouteImpl = (req: Request<any>) => Promise<Reply | unknown>;
+
+const isReply = (v: unknown): v is Reply =>
+  typeof v === 'object' && v !== null && 'status' in v && typeof (v as Reply).status === 'number' && Object.keys(v).every((k) => ['status', 'body', 'headers'].includes(k));
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyStructuredResultV2 {
+  if (status === 204 || body === undefined) return { statusCode: status, headers };
+  return { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
+}
+
+async function parseMultipart(body: Buffer, contentType: string, maxBytes: number): Promise<{ fields: Record<string, unknown>; files: UploadedFile[] }> {
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, unknown> = {};
+    const files: UploadedFile[] = [];
+    const bb = Busboy({ headers: { 'content-type': contentType }, limits: { fileSize: maxBytes, files: 20 } });
+    bb.on('field', (name, value) => {
+      // Repeated fields (queueIds[] style) become arrays.
+      const key = name.replace(/\[\]$/, '');
+      if (key in fields) fields[key] = ([] as unknown[]).concat(fields[key], value);
+      else fields[key] = name.endsWith('[]') ? [value] : value;
+    });
+    bb.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () => reject(new AppError(413, 'ERR_PAYLOAD_TOO_LARGE')));
+      stream.on('end', () => files.push({ field, fileName: info.filename ?? 'file', mimeType: info.mimeType, data: Buffer.concat(chunks) }));
+    });
+    bb.on('error', () => reject(new AppError(400, 'ERR_VALIDATION', { message: 'Invalid multipart body', fields: [{ field: 'body', message: 'Invalid multipart body' }] })));
+    bb.on('close', () => resolve({ fields, files }));
+    bb.end(body);
+  });
+}
+
+async function parseBody(event: APIGatewayProxyEventV2WithJWTAuthorizer, route: RouteDef) {
+  if (!event.body) return { body: {}, files: [] as UploadedFile[] };
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  const limit = route.maxBodyBytes ?? 1024 * 1024;
+  if (raw.length > limit) throw new AppError(413, 'ERR_PAYLOAD_TOO_LARGE');
+  const contentType = event.headers?.['content-type'] ?? '';
+  if (contentType.startsWith('multipart/form-data')) {
+    const { fields, files } = await parseMultipart(raw, contentType, limit);
+    return { body: fields, files };
+  }
+  if (contentType.startsWith('application/x-www-form-urlencoded')) {
+    return { body: Object.fromEntries(new URLSearchParams(raw.toString('utf8'))), files: [] };
+  }
+  const text = raw.toString('utf8');
+  if (!text.trim()) return { body: {}, files: [] };
+  try {
+    const parsed = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return { body: { items: parsed }, files: [] };
+    }
+    return { body: parsed as Record<string, unknown>, files: [] };
+  } catch {
+    throw new AppError(400, 'ERR_VALIDATION', { message: 'Invalid JSON', fields: [{ field: 'body', message: 'Invalid JSON' }] });
+  }
+}
+
+/**
+ * Builds the Lambda handler of one domain router. Every manifest route of `handlerName` must have
+ * an implementation (checked at load, so a missing one fails fast rather than answering 404).
+ */
+export function createRouter(handlerName: string, impls: Record<string, RouteImpl>) {
+  const own = routes.filter((r) => r.handler === handlerName);
+  const byKey = new Map(own.map((r) => [routeKey(r), r]));
+  const missing = own.filter((r) => !impls[routeKey(r)]).map(routeKey);
+  const extra = Object.keys(impls).filter((k) => !byKey.has(k));
+  if (missing.length || extra.length) {
+    throw new Error(`Router ${handlerName}: missing ${missing.join(', ') || '-'}; not in manifest ${extra.join(', ') || '-'}`);
+  }
+
+  return async function handler(
+    event: APIGatewayProxyEventV2WithJWTAuthorizer,
+    _context?: Context,
+  ): Promise<APIGatewayProxyStructuredResultV2> {
+    const route = byKey.get(event.routeKey);
+    if (!route) return json(404, { error: 'ERR_ROUTE_NOT_FOUND' });
+    try {
+      const identity =
+        route.auth === 'user' ? await authenticate(event.requestContext.authorizer?.jwt?.claims ?? {}, route) : (undefined as unknown as Identity);
+      const { body, files } = await parseBody(event, route);
+      const req: Request = {
+        route,
+        params: Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([k, v]) => [k, v ? decodeURIComponent(v) : ''])),
+        query: event.queryStringParameters ?? {},
+        body,
+        files,
+        headers: event.headers ?? {},
+        identity,
+        event,
+      };
+      const result = await impls[event.routeKey](req);
+      if (isReply(result)) return json(result.status, result.body, result.headers);
+      return json(result === undefined || result === null ? 204 : 200, result ?? undefined);
+    } catch (err) {
+      if (err instanceof AppError) {
+        if (err.status >= 500) log.error({ err, route: event.routeKey }, 'request failed');
+        return json(err.status, err.toJSON());
+      }
+      log.error({ err, route: event.routeKey, requestId: event.requestContext?.requestId }, 'unhandled error');
+      return json(500, { error: 'ERR_INTERNAL' });
+    }
+  };
+}
+
+/** Path ids are numbers in this API; anything else is simply not found. */
+export function idParam(value: string | undefined): number {
+  const n = Number(value);
+  if (!value || !Number.isSafeInteger(n) || n <= 0) throw new AppError(404, 'ERR_NOT_FOUND');
+  return n;
+}
+
+export function pageParams(query: Record<string, string | undefined>, pageSize = 20) {
+  const pageNumber = Math.max(1, Math.floor(Number(query.pageNumber ?? '1')) || 1);
+  return { pageNumber, pageSize, offset: (pageNumber - 1) * pageSize };
+}

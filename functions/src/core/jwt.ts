@@ -1,0 +1,38 @@
+import { JwtRsaVerifier } from 'aws-jwt-verify';
+import { env } from './env.js';
+
+export type Claims = Record<string, unknown> & { sub: string };
+
+let verifier: ReturnType<typeof JwtRsaVerifier.create> | undefined;
+
+/**
+ * Verifies a Cognito access or id token the way the HTTP API's JWT authorizer does (issuer,
+ * signature, expiry, audience/client_id). Used where no authorizer runs: WebSocket $connect and
+ * the public sign-in route that registers the session.
+ */
+export async function verifyToken(token: string): Promise<Claims> {
+  verifier ??= JwtRsaVerifier.create({
+    issuer: env.jwtIssuer,
+    jwksUri: env.jwksUri,
+    audience: null,
+  });
+  const payload = (await verifier.verify(token)) as Claims;
+  const audience = (payload.client_id ?? payload.aud) as string | string[] | undefined;
+  const audiences = Array.isArray(audience) ? audience : [audience];
+  if (!audiences.includes(env.userPoolClientId)) throw new Error('token audience mismatch');
+  return payload;
+}
+
+/** The sign-in session a token belongs to: Cognito's origin_jti, else the auth_time (local stand-in). */
+export function sessionOf(claims: Record<string, unknown>): { id: string; authTime: number } {
+  const authTime = Number(claims.auth_time ?? claims.iat ?? 0);
+  const originJti = typeof claims.origin_jti === 'string' ? claims.origin_jti : undefined;
+  return { id: originJti ?? String(authTime), authTime };
+}
+
+export function bearer(headers: Record<string, string | undefined>): string | undefined {
+  const h = headers.authorization ?? headers.Authorization;
+  if (!h) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
+  return m?.[1];
+}

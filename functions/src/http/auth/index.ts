@@ -1,0 +1,17 @@
+import { createRouter, noContent } from '../../core/http.js';
+import { bearer } from '../../core/jwt.js';
+import { currentUser, forgotPassword, login, logout, resetPassword } from '../../services/auth.js';
+import { reply } from '../../core/http.js';
+
+export const handler = createRouter('auth', {
+  'POST /auth/login': (req) => login(req.headers, req.body, bearer(req.headers)),
+  // Tokens are refreshed by Amplify against Cognito; this answers the current user for the new token.
+  'POST /auth/refresh_token': async (req) => ({ user: await currentUser(req.identity.user) }),
+  'GET /auth/me': (req) => currentUser(req.identity.user),
+  'DELETE /auth/logout': async (req) => {
+    await logout(req.identity);
+    return noContent();
+  },
+  'POST /forgetpassword/{email}': async (req) => reply(200, await forgotPassword(req.params.email)),
+  'POST /resetpasswords/{email}/{token}/{newPassword}': async (req) => reply(200, await resetPassword(req.params)),
+});

@@ -1,0 +1,114 @@
+import { AppError, companyEvent, emailField, parseOrThrow, resetPasswordSchema, loginSchema, type User } from '@balcao/shared';
+import { z } from 'zod';
+import { getItem, updateItem } from '../core/db.js';
+import { keys } from '../core/keys.js';
+import { identityProvider } from '../core/cognito.js';
+import { verifyToken, sessionOf, type Claims } from '../core/jwt.js';
+import { assertCompanyActive, loadCompanyAndPlan, loadUserBySub, type Identity } from '../core/identity.js';
+import { publish } from '../core/realtime.js';
+import { toApiUser } from './users.js';
+import { listSettings } from './settings.js';
+import { toApiCompany } from './companies.js';
+import { toPlan } from './plans.js';
+import type { UserItem } from './types.js';
+
+/** The signed-in user with the company, its plan and settings (what the console keeps). */
+export async function currentUser(user: UserItem): Promise<User> {
+  const { company, plan } = await loadCompanyAndPlan(user.companyId, true);
+  const api = await toApiUser(user);
+  return {
+    ...api,
+    company: {
+      ...toApiCompany(company),
+      plan: plan ? toPlan(plan) : undefined,
+      settings: await listSettings(user.companyId),
+    },
+  };
+}
+
+/**
+ * Registers a sign-in as the user's only session (server-behaviour §14). The console signs in with
+ * Cognito and calls this with the new access token; API clients may send e-mail and password.
+ * Older sessions are refused from now on and their consoles receive `company-{id}-auth`.
+ */
+export async function login(headers: Record<string, string | undefined>, body: Record<string, unknown>, bearerToken?: string) {
+  let claims: Claims;
+  let tokens: Awaited<ReturnType<typeof identityProvider.passwordSignIn>> | undefined;
+  if (bearerToken) {
+    try {
+      claims = await verifyToken(bearerToken);
+    } catch {
+      throw new AppError(401, 'ERR_SESSION_EXPIRED');
+    }
+  } else {
+    const { email, password } = parseOrThrow(loginSchema, body);
+    tokens = await identityProvider.passwordSignIn(email, password);
+    claims = await verifyToken(tokens.accessToken);
+  }
+  void headers;
+  const user = await loadUserBySub(claims.sub);
+  if (!user) throw new AppError(401, 'ERR_INVALID_CREDENTIALS', { message: 'Email ou senha incorreta!' });
+  const { company } = await loadCompanyAndPlan(user.companyId, true);
+  assertCompanyActive(company, user.super === true);
+
+  const session = sessionOf(claims);
+  const previous = user.session;
+  const now = new Date().toISOString();
+  const updated = await updateItem<UserItem>(keys.user(user.companyId, user.id), {
+    session: { ...session, startedAt: now },
+    online: true,
+    lastSeenAt: now,
+    updatedAt: now,
+  });
+  if (previous && previous.id !== session.id) {
+    await publish({
+      companyId: user.companyId,
+      event: companyEvent(user.companyId, 'auth'),
+      data: { action: 'anotherLogin', user: { id: user.id }, session: { id: session.id } },
+      audience: [{ kind: 'user', userId: user.id }],
+    });
+  }
+  const result: Record<string, unknown> = { user: await currentUser(updated) };
+  if (tokens) {
+    result.token = tokens.accessToken;
+    result.idToken = tokens.idToken;
+    result.refreshToken = tokens.refreshToken;
+  }
+  return result;
+}
+
+/** Ends the session: its tokens stop working and the user shows offline. */
+export async function logout(identity: Identity): Promise<void> {
+  const now = new Date().toISOString();
+  await updateItem(keys.user(identity.companyId, identity.userId), { online: false, updatedAt: now }, { remove: ['session'] });
+  const user = await getItem<UserItem>(keys.user(identity.companyId, identity.userId));
+  if (user) {
+    await publish({
+      companyId: identity.companyId,
+      event: companyEvent(identity.companyId, 'user'),
+      data: { action: 'update', user: await toApiUser(user) },
+      audience: [{ kind: 'company' }],
+    });
+  }
+}
+
+/** Step 1 of the reset: 404 when nobody signs in with that e-mail (spec 003 §7). */
+export async function forgotPassword(emailParam: string) {
+  const { email } = parseOrThrow(z.object({ email: emailField() }), { email: emailParam });
+  const marker = await getItem(keys.uniqueEmail(email));
+  if (!marker) throw new AppError(404, 'ERR_NO_USER_FOUND', { message: 'Email não encontrado', details: { status: 404 } });
+  await identityProvider.forgotPassword(email);
+  return { status: 200, message: 'Email enviado com sucesso!' };
+}
+
+/** Step 2: the code from the e-mail and the new password (policy: 8+ with upper, lower, digit). */
+export async function resetPassword(params: Record<string, string>) {
+  const data = parseOrThrow(resetPasswordSchema, {
+    email: params.email,
+    token: params.token,
+    newPassword: params.newPassword,
+    confirmPassword: params.newPassword,
+  });
+  await identityProvider.confirmForgotPassword(data.email, data.token, data.newPassword);
+  return { status: 200, message: 'Senha redefinida com sucesso.' };
+}

@@ -1,0 +1,181 @@
+import {
+  AppError,
+  companySchema,
+  companyUpdateSchema,
+  parseOrThrow,
+  signupSchema,
+  trialDueDate,
+  type Company,
+} from '@balcao/shared';
+import { clean, getItem, nextId, queryAll, queryIndexAll, transact, tx, updateItem, deleteItem } from '../core/db.js';
+import { keys, pad } from '../core/keys.js';
+import { invalidateCompanyCache } from '../core/identity.js';
+import { defaultSettingItems, listSettings } from './settings.js';
+import { getPlan, toPlan } from './plans.js';
+import { createUser, removeUserRecords } from './users.js';
+import type { CompanyItem, UserItem } from './types.js';
+
+const emailTaken = () =>
+  new AppError(409, 'ERR_COMPANY_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_COMPANY_EMAIL_ALREADY_EXISTS' }] });
+
+export const toApiCompany = (c: CompanyItem): Company => clean(c) as unknown as Company;
+
+export async function getCompanyItem(id: number): Promise<CompanyItem> {
+  const item = await getItem<CompanyItem>(keys.company(id));
+  if (!item) throw new AppError(404, 'ERR_NO_COMPANY_FOUND');
+  return item;
+}
+
+export async function companyWithPlan(id: number) {
+  const company = await getCompanyItem(id);
+  const plan = await getItem(keys.plan(company.planId)).then((p) => (p ? toPlan(p as never) : undefined));
+  return { ...toApiCompany(company), plan };
+}
+
+interface CreateCompanyOptions {
+  /** Password of the company's first admin (e-mail = the company's); no admin when absent. */
+  adminPassword?: string;
+  adminName?: string;
+  adminIsSuper?: boolean;
+}
+
+/**
+ * Creates the company with its default settings, then its first admin. If the admin cannot be
+ * created (e.g. the e-mail already signs in elsewhere) the company is removed again.
+ */
+export async function createCompany(input: unknown, opts: CreateCompanyOptions = {}): Promise<{ company: CompanyItem; admin?: UserItem }> {
+  const data = parseOrThrow(companySchema, input);
+  await getPlan(data.planId).catch(() => {
+    throw new AppError(400, 'ERR_NO_PLAN_FOUND', { fields: [{ field: 'planId', message: 'ERR_NO_PLAN_FOUND' }] });
+  });
+  const adminPassword = opts.adminPassword ?? data.password;
+  if (adminPassword && (await getItem(keys.uniqueEmail(data.email)))) {
+    throw new AppError(409, 'ERR_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_EMAIL_ALREADY_EXISTS' }] });
+  }
+  const id = await nextId(0, 'company');
+  const now = new Date().toISOString();
+  const item: CompanyItem = {
+    ...keys.company(id),
+    entity: 'company',
+    GSI1PK: keys.companyList(),
+    GSI1SK: pad(id),
+    id,
+    name: data.name,
+    email: data.email,
+    phone: data.phone ?? '',
+    planId: data.planId,
+    status: data.status ?? true,
+    campaignsEnabled: data.campaignsEnabled ?? true,
+    dueDate: data.dueDate ?? null,
+    recurrence: data.recurrence ?? 'MENSAL',
+    trialExpiration: null,
+    document: data.document,
+    addressZipCode: data.addressZipCode,
+    addressStreet: data.addressStreet,
+    addressState: data.addressState,
+    addressCity: data.addressCity,
+    addressDistrict: data.addressDistrict,
+    createdAt: now,
+    updatedAt: now,
+  } as CompanyItem;
+  return finishCreate(item, now, adminPassword, opts);
+}
+
+async function finishCreate(item: CompanyItem, now: string, adminPassword: string | undefined, opts: CreateCompanyOptions) {
+  await transact(
+    [
+      tx.putUnique({ ...keys.uniqueCompanyEmail(item.email), entity: 'unique', companyId: item.id }),
+      tx.put(item, 'attribute_not_exists(PK)'),
+      tx.put({ ...keys.usage(item.id), entity: 'usage', users: 0, queues: 0, connections: 0, campaigns: 0, schedules: 0 }),
+      ...defaultSettingItems(item.id, now),
+    ],
+    (i) => (i === 0 ? emailTaken() : undefined),
+  );
+  if (!adminPassword) return { company: item };
+  try {
+    const admin = await createUser(
+      item.id,
+      { name: opts.adminName ?? item.name, email: item.email, password: adminPassword, profile: 'admin', allTicket: 'enabled' },
+      [],
+      { isSuper: opts.adminIsSuper, skipLimit: true },
+    );
+    return { company: item, admin };
+  } catch (err) {
+    await removeCompanyRecords(item);
+    throw err;
+  }
+}
+
+/** Self-signup: a trial company of the chosen plan with its admin (server-behaviour §13). */
+export async function signup(input: unknown) {
+  const data = parseOrThrow(signupSchema, input);
+  const due = trialDueDate();
+  const { company } = await createCompany(
+    { name: data.name, email: data.email, phone: data.phone, planId: data.planId, status: true, campaignsEnabled: true, dueDate: due, recurrence: 'MENSAL' },
+    { adminPassword: data.password },
+  );
+  const withTrial = await updateItem<CompanyItem>(keys.company(company.id), { trialExpiration: due });
+  return toApiCompany(withTrial);
+}
+
+export async function updateCompany(id: number, input: unknown): Promise<Company> {
+  const current = await getCompanyItem(id);
+  const data = parseOrThrow(companyUpdateSchema, input);
+  if (data.planId !== undefined) {
+    await getPlan(data.planId).catch(() => {
+      throw new AppError(400, 'ERR_NO_PLAN_FOUND', { fields: [{ field: 'planId', message: 'ERR_NO_PLAN_FOUND' }] });
+    });
+  }
+  const now = new Date().toISOString();
+  if (data.email && data.email !== current.email) {
+    await transact(
+      [
+        tx.putUnique({ ...keys.uniqueCompanyEmail(data.email), entity: 'unique', companyId: id }),
+        tx.delete(keys.uniqueCompanyEmail(current.email)),
+      ],
+      (i) => (i === 0 ? emailTaken() : undefined),
+    );
+  }
+  const updated = await updateItem<CompanyItem>(keys.company(id), { ...data, updatedAt: now });
+  invalidateCompanyCache(id);
+  return toApiCompany(updated);
+}
+
+/** Every company, for the super user's table (a bounded admin list, paged in memory). */
+export async function searchCompanies(searchParam: string | undefined, pageNumber: number, pageSize = 20) {
+  const term = (searchParam ?? '').trim().toLowerCase();
+  const all = (await queryIndexAll<CompanyItem>('GSI1', keys.companyList()))
+    .filter((c) => !term || c.name.toLowerCase().includes(term) || c.email.toLowerCase().includes(term))
+    .sort((a, b) => a.id - b.id);
+  const page = all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize);
+  return { companies: page.map(toApiCompany), count: all.length, hasMore: pageNumber * pageSize < all.length };
+}
+
+export async function listCompanies(): Promise<Company[]> {
+  const all = await queryIndexAll<CompanyItem>('GSI1', keys.companyList());
+  return all.sort((a, b) => a.id - b.id).map(toApiCompany);
+}
+
+export async function companyDetails(id: number) {
+  const withPlan = await companyWithPlan(id);
+  return { ...withPlan, settings: await listSettings(id) };
+}
+
+/** Deleting a tenant removes its users (Cognito included) and every item under its key. */
+export async function deleteCompany(id: number, callerCompanyId: number): Promise<void> {
+  if (id === callerCompanyId) throw new AppError(400, 'ERR_NO_PERMISSION', { message: 'Não é possível excluir a sua própria empresa' });
+  const company = await getCompanyItem(id);
+  await removeCompanyRecords(company);
+  invalidateCompanyCache(id);
+}
+
+async function removeCompanyRecords(company: CompanyItem) {
+  const items = await queryAll<{ PK: string; SK: string; entity?: string }>(`C#${company.id}`);
+  for (const user of items.filter((i) => i.entity === 'user') as unknown as UserItem[]) {
+    await removeUserRecords(user).catch(() => undefined);
+  }
+  for (const it of items) {
+    if (it.entity !== 'user') await deleteItem({ PK: it.PK, SK: it.SK });
+  }
+  await deleteItem(keys.uniqueCompanyEmail(company.email));
+}

@@ -1,0 +1,122 @@
+import { AppError, companyEvent, parseOrThrow, queueSchema, queueUpdateSchema, type Queue } from '@balcao/shared';
+import { clean, getItem, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
+import { keys } from '../core/keys.js';
+import { publish } from '../core/realtime.js';
+import type { CompanyItem, PlanItem, QueueItem, UserItem } from './types.js';
+import { limitError, usageDecrement, usageIncrement } from './usage.js';
+
+const colorTaken = () =>
+  new AppError(409, 'ERR_QUEUE_COLOR_ALREADY_EXISTS', { fields: [{ field: 'color', message: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' }] });
+const greetingRequired = () =>
+  new AppError(400, 'ERR_WAPP_GREETING_REQUIRED', { fields: [{ field: 'greetingMessage', message: 'ERR_WAPP_GREETING_REQUIRED' }] });
+
+export const toApiQueue = (q: QueueItem): Queue => clean(q) as unknown as Queue;
+
+export const listQueueItems = (companyId: number) => queryAll<QueueItem>(`C#${companyId}`, keys.queuePrefix());
+
+/** Queues in menu order: `orderQueue` first (unset last), then name. */
+export async function listQueues(companyId: number): Promise<Queue[]> {
+  const items = await listQueueItems(companyId);
+  return items
+    .sort((a, b) => (a.orderQueue ?? Number.MAX_SAFE_INTEGER) - (b.orderQueue ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name, 'pt-BR'))
+    .map(toApiQueue);
+}
+
+export async function getQueueItem(companyId: number, id: number): Promise<QueueItem> {
+  const item = await getItem<QueueItem>(keys.queue(companyId, id));
+  if (!item) throw new AppError(404, 'ERR_NO_QUEUE_FOUND');
+  return item;
+}
+
+export async function createQueue(companyId: number, input: unknown): Promise<Queue> {
+  const data = parseOrThrow(queueSchema, input);
+  const existing = await listQueueItems(companyId);
+  // With more than one queue the contact is offered a menu, so each queue needs its greeting.
+  if (existing.length >= 1 && !data.greetingMessage?.trim()) throw greetingRequired();
+  const company = await getItem<CompanyItem>(keys.company(companyId));
+  const plan = company ? await getItem<PlanItem>(keys.plan(company.planId)) : undefined;
+  const id = await nextId(companyId, 'queue');
+  const now = new Date().toISOString();
+  const item: QueueItem = {
+    ...keys.queue(companyId, id),
+    entity: 'queue',
+    id,
+    companyId,
+    name: data.name,
+    color: data.color,
+    greetingMessage: data.greetingMessage ?? '',
+    outOfHoursMessage: data.outOfHoursMessage ?? '',
+    orderQueue: data.orderQueue ?? null,
+    integrationId: data.integrationId ?? null,
+    promptId: data.promptId ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const limit = plan?.queues ?? 0;
+  await transact(
+    [
+      tx.putUnique({ ...keys.uniqueQueueColor(companyId, data.color), entity: 'unique', queueId: id }),
+      tx.put(item, 'attribute_not_exists(PK)'),
+      usageIncrement(companyId, 'queues', limit),
+    ],
+    (i) => (i === 0 ? colorTaken() : i === 2 ? limitError('queues', limit) : undefined),
+  );
+  const queue = toApiQueue(item);
+  await publish({ companyId, event: companyEvent(companyId, 'queue'), data: { action: 'create', queue }, audience: [{ kind: 'company' }] });
+  return queue;
+}
+
+export async function updateQueue(companyId: number, id: number, input: unknown): Promise<Queue> {
+  const current = await getQueueItem(companyId, id);
+  const data = parseOrThrow(queueUpdateSchema, input);
+  const greeting = data.greetingMessage ?? current.greetingMessage;
+  if (!greeting.trim()) {
+    const count = (await listQueueItems(companyId)).length;
+    if (count > 1) throw greetingRequired();
+  }
+  const now = new Date().toISOString();
+  const next: QueueItem = {
+    ...current,
+    ...Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)),
+    updatedAt: now,
+  } as QueueItem;
+  // Optimistic check: a concurrent edit in between makes this one fail instead of overwriting it.
+  const items: TransactItem[] = [tx.put(next, 'attribute_exists(PK) AND updatedAt = :seen', { ':seen': current.updatedAt })];
+  const colorChanged = data.color && data.color.toLowerCase() !== current.color.toLowerCase();
+  if (colorChanged) {
+    items.unshift(tx.putUnique({ ...keys.uniqueQueueColor(companyId, data.color!), entity: 'unique', queueId: id }));
+    items.push(tx.delete(keys.uniqueQueueColor(companyId, current.color)));
+  }
+  await transact(items, (i) => {
+    if (colorChanged && i === 0) return colorTaken();
+    return new AppError(409, 'ERR_VALIDATION', { message: 'A fila foi alterada por outra pessoa; recarregue e tente de novo' });
+  });
+  const queue = toApiQueue(next);
+  await publish({ companyId, event: companyEvent(companyId, 'queue'), data: { action: 'update', queue }, audience: [{ kind: 'company' }] });
+  return queue;
+}
+
+/** Deleting a queue also takes it out of every user's queues. */
+export async function deleteQueue(companyId: number, id: number): Promise<void> {
+  const current = await getQueueItem(companyId, id);
+  await transact(
+    [
+      tx.delete(keys.queue(companyId, id), 'attribute_exists(PK)'),
+      tx.delete(keys.uniqueQueueColor(companyId, current.color)),
+      usageDecrement(companyId, 'queues'),
+    ],
+    (i) => (i === 0 ? new AppError(404, 'ERR_NO_QUEUE_FOUND') : undefined),
+  );
+  const users = await queryAll<UserItem>(`C#${companyId}`, keys.userPrefix());
+  const now = new Date().toISOString();
+  await Promise.all(
+    users
+      .filter((u) => u.queueIds?.includes(id))
+      .map((u) =>
+        transact([
+          tx.update(keys.user(companyId, u.id), 'SET queueIds = :q, updatedAt = :u', { ':q': u.queueIds.filter((q) => q !== id), ':u': now }, 'attribute_exists(PK)'),
+        ]).catch(() => undefined),
+      ),
+  );
+  await publish({ companyId, event: companyEvent(companyId, 'queue'), data: { action: 'delete', queueId: id }, audience: [{ kind: 'company' }] });
+}

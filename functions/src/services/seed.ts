@@ -1,0 +1,48 @@
+import { getItem } from '../core/db.js';
+import { keys } from '../core/keys.js';
+import { listPlans, createPlan } from './plans.js';
+import { createCompany } from './companies.js';
+import { createQueue, listQueueItems } from './queues.js';
+import type { UserItem } from './types.js';
+
+const DAY = 86_400_000;
+
+export const DEMO_QUEUES = [
+  { name: 'Atendimento', color: '#2563EB', orderQueue: 1, greetingMessage: 'Olá! Você está no Atendimento. Em que podemos ajudar?' },
+  { name: 'Vendas', color: '#16A34A', orderQueue: 2, greetingMessage: 'Olá! Você está em Vendas. Um atendente já vai falar com você.' },
+  { name: 'Financeiro', color: '#D97706', orderQueue: 3, greetingMessage: 'Olá! Você está no Financeiro. Informe o seu CPF ou CNPJ, por favor.' },
+];
+
+/**
+ * First-start data for the local stack (issue 2 §2): "Plano 1" with every flag on, "Empresa 1"
+ * (active, due a year ahead) whose admin is the super user, default settings and three queues.
+ * Idempotent: a second start finds the super user and changes nothing.
+ */
+export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number }> {
+  const marker = await getItem<{ companyId: number; userId: number }>(keys.uniqueEmail(opts.adminEmail));
+  if (marker) {
+    const user = await getItem<UserItem>(keys.user(marker.companyId, marker.userId));
+    if (user) return { companyId: user.companyId, adminUserId: user.id };
+  }
+  const plans = await listPlans();
+  const plan =
+    plans.find((p) => p.name === 'Plano 1') ??
+    (await createPlan({ name: 'Plano 1', users: 10, connections: 10, queues: 10, campaigns: 10, schedules: 200, value: 199.9 }));
+  const { company, admin } = await createCompany(
+    {
+      name: 'Empresa 1',
+      email: opts.adminEmail,
+      phone: '',
+      planId: plan.id,
+      status: true,
+      campaignsEnabled: true,
+      dueDate: new Date(Date.now() + 365 * DAY).toISOString(),
+      recurrence: 'MENSAL',
+    },
+    { adminPassword: opts.adminPassword, adminName: 'Admin', adminIsSuper: true },
+  );
+  if ((await listQueueItems(company.id)).length === 0) {
+    for (const q of DEMO_QUEUES) await createQueue(company.id, q);
+  }
+  return { companyId: company.id, adminUserId: admin!.id };
+}
