@@ -8,3 +8,4 @@ export * from './subscription.js';
 export * from './constants.js';
 export * from './realtime.js';
 export * from './entities.js';
+export * from './visibility.js';

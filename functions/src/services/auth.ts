@@ -58,6 +58,8 @@ export async function login(headers: Record<string, string | undefined>, body: R
     session: { ...session, startedAt: now },
     online: true,
     lastSeenAt: now,
+    GSI2PK: 'ONLINE',
+    GSI2SK: now,
     updatedAt: now,
   });
   if (previous && previous.id !== session.id) {
@@ -80,7 +82,7 @@ export async function login(headers: Record<string, string | undefined>, body: R
 /** Ends the session: its tokens stop working and the user shows offline. */
 export async function logout(identity: Identity): Promise<void> {
   const now = new Date().toISOString();
-  await updateItem(keys.user(identity.companyId, identity.userId), { online: false, updatedAt: now }, { remove: ['session'] });
+  await updateItem(keys.user(identity.companyId, identity.userId), { online: false, updatedAt: now }, { remove: ['session', 'GSI2PK', 'GSI2SK'] });
   const user = await getItem<UserItem>(keys.user(identity.companyId, identity.userId));
   if (user) {
     await publish({

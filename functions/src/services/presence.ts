@@ -1,0 +1,132 @@
+import { PRESENCE_TTL_SECONDS, WS_CONNECTION_TTL_SECONDS, companyEvent } from '@balcao/shared';
+import { dynamo } from '../core/aws.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { env } from '../core/env.js';
+import { deleteItem, getItem, putItem, queryAll, updateItem, isConditionFailure } from '../core/db.js';
+import { keys } from '../core/keys.js';
+import { publish } from '../core/realtime.js';
+import { toApiUser } from './users.js';
+import type { UserItem } from './types.js';
+
+/** A socket as stored: who it is, which session it was opened with, and its rooms. */
+export interface WsConnectionItem {
+  PK: string;
+  SK: string;
+  connectionId: string;
+  companyId: number;
+  userId: number;
+  sessionId: string;
+  rooms: string[];
+  connectedAt: string;
+  ttl: number;
+}
+
+const ttlFromNow = () => Math.floor(Date.now() / 1000) + WS_CONNECTION_TTL_SECONDS;
+const ONLINE_INDEX = 'ONLINE';
+
+export async function registerConnection(connectionId: string, user: UserItem, sessionId: string): Promise<void> {
+  const ttl = ttlFromNow();
+  const base = { connectionId, companyId: user.companyId, userId: user.id, ttl };
+  await putItem({ ...keys.wsConnection(connectionId), ...base, entity: 'wsConnection', sessionId, rooms: [], connectedAt: new Date().toISOString() });
+  await putItem({ ...keys.wsCompany(user.companyId, connectionId), ...base, entity: 'wsCompany' });
+  await putItem({ ...keys.wsPlatform(connectionId), ...base, entity: 'wsPlatform' });
+  await markSeen(user);
+}
+
+export async function getConnection(connectionId: string): Promise<WsConnectionItem | undefined> {
+  return getItem<WsConnectionItem>(keys.wsConnection(connectionId), true);
+}
+
+export async function joinRoom(conn: WsConnectionItem, roomName: string): Promise<void> {
+  if (conn.rooms.includes(roomName)) return;
+  await putItem({ ...keys.wsRoom(conn.companyId, roomName, conn.connectionId), entity: 'wsRoom', connectionId: conn.connectionId, userId: conn.userId, ttl: conn.ttl });
+  await updateItem(keys.wsConnection(conn.connectionId), { rooms: [...conn.rooms, roomName] });
+}
+
+export async function leaveRoom(conn: WsConnectionItem, roomName: string): Promise<void> {
+  if (!conn.rooms.includes(roomName)) return;
+  await deleteItem(keys.wsRoom(conn.companyId, roomName, conn.connectionId));
+  await updateItem(keys.wsConnection(conn.connectionId), { rooms: conn.rooms.filter((r) => r !== roomName) });
+}
+
+/** Removes every trace of a socket; the user goes offline when it was their last one. */
+export async function dropConnection(connectionId: string): Promise<void> {
+  const conn = await getConnection(connectionId);
+  if (!conn) return;
+  await Promise.all([
+    ...conn.rooms.map((r) => deleteItem(keys.wsRoom(conn.companyId, r, connectionId))),
+    deleteItem(keys.wsCompany(conn.companyId, connectionId)),
+    deleteItem(keys.wsPlatform(connectionId)),
+    deleteItem(keys.wsConnection(connectionId)),
+  ]);
+  const remaining = await queryAll<{ userId: number }>(keys.wsCompanyPartition(conn.companyId));
+  if (!remaining.some((c) => c.userId === conn.userId)) await markOffline(conn.companyId, conn.userId);
+}
+
+async function publishPresence(user: UserItem) {
+  await publish({
+    companyId: user.companyId,
+    event: companyEvent(user.companyId, 'user'),
+    data: { action: 'update', user: await toApiUser(user) },
+    audience: [{ kind: 'company' }],
+  });
+}
+
+/** Heartbeat: the user is online now; publishes only when that changes. */
+export async function markSeen(user: UserItem): Promise<void> {
+  const now = new Date().toISOString();
+  const wasOnline = user.online;
+  const updated = await updateItem<UserItem>(keys.user(user.companyId, user.id), {
+    online: true,
+    lastSeenAt: now,
+    GSI2PK: ONLINE_INDEX,
+    GSI2SK: now,
+  });
+  if (!wasOnline) await publishPresence(updated);
+}
+
+export async function refreshConnection(conn: WsConnectionItem, user: UserItem): Promise<void> {
+  const ttl = ttlFromNow();
+  await Promise.all([
+    updateItem(keys.wsConnection(conn.connectionId), { ttl }),
+    updateItem(keys.wsCompany(conn.companyId, conn.connectionId), { ttl }),
+    updateItem(keys.wsPlatform(conn.connectionId), { ttl }),
+    ...conn.rooms.map((r) => updateItem(keys.wsRoom(conn.companyId, r, conn.connectionId), { ttl })),
+  ]).catch((err) => {
+    if (!isConditionFailure(err)) throw err;
+  });
+  await markSeen(user);
+}
+
+export async function markOffline(companyId: number, userId: number): Promise<void> {
+  try {
+    const updated = await updateItem<UserItem>(keys.user(companyId, userId), { online: false }, { remove: ['GSI2PK', 'GSI2SK'] });
+    await publishPresence(updated);
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err; // the user was deleted meanwhile
+  }
+}
+
+/** Users whose heartbeat stopped without a disconnect (a closed laptop) go offline. */
+export async function expireStalePresence(now = Date.now()): Promise<number> {
+  const cutoff = new Date(now - PRESENCE_TTL_SECONDS * 1000).toISOString();
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: env.tableName,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :c',
+        ExpressionAttributeValues: { ':p': ONLINE_INDEX, ':c': cutoff },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const u of (out.Items ?? []) as UserItem[]) {
+      await markOffline(u.companyId, u.id);
+      count++;
+    }
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
+}

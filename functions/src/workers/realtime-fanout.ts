@@ -1,0 +1,106 @@
+import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
+import { ApiGatewayManagementApiClient, PostToConnectionCommand, GoneException } from '@aws-sdk/client-apigatewaymanagementapi';
+import { canSeeTicket, type RealtimeMessage, type Audience } from '@balcao/shared';
+import { batchGet, queryAll } from '../core/db.js';
+import { keys } from '../core/keys.js';
+import { env } from '../core/env.js';
+import { log } from '../core/log.js';
+import { dropConnection } from '../services/presence.js';
+import type { UserItem } from '../services/types.js';
+
+interface Target {
+  connectionId: string;
+  userId: number;
+  companyId: number;
+}
+
+let client: ApiGatewayManagementApiClient | undefined;
+const management = () => (client ??= new ApiGatewayManagementApiClient({ region: env.region, endpoint: env.wsCallbackUrl }));
+
+async function resolveAudience(msg: RealtimeMessage, a: Audience): Promise<Target[]> {
+  const cid = msg.companyId;
+  const rows = async (pk: string) => (await queryAll<{ SK: string; userId: number; companyId: number }>(pk)).map((r) => ({ connectionId: r.SK, userId: r.userId, companyId: r.companyId ?? cid! }));
+  switch (a.kind) {
+    case 'platform':
+      return rows('WS#ALL');
+    case 'company':
+    case 'admins':
+      return cid === null ? [] : rows(keys.wsCompanyPartition(cid));
+    case 'user':
+      return cid === null ? [] : (await rows(keys.wsCompanyPartition(cid))).filter((t) => t.userId === a.userId);
+    case 'room':
+      return cid === null ? [] : rows(keys.wsRoomPartition(cid, a.room));
+    case 'connection': {
+      const [conn] = await batchGet<{ connectionId: string; userId: number; companyId: number }>([keys.wsConnection(a.connectionId)]);
+      return conn ? [{ connectionId: conn.connectionId, userId: conn.userId, companyId: conn.companyId }] : [];
+    }
+  }
+}
+
+/**
+ * Delivers one published event to the sockets that may see it: tenancy by key, the current
+ * session only (except the `auth` event, which is exactly for the old sessions), admins-only
+ * audiences, and ticket visibility when the event carries ticket facts.
+ */
+export async function deliver(msg: RealtimeMessage): Promise<number> {
+  const targets = new Map<string, Target>();
+  for (const a of msg.audience) for (const t of await resolveAudience(msg, a)) targets.set(t.connectionId, t);
+  for (const id of msg.exceptConnectionIds ?? []) targets.delete(id);
+  if (!targets.size) return 0;
+
+  const connections = await batchGet<{ connectionId: string; sessionId: string; userId: number; companyId: number }>(
+    [...targets.keys()].map((id) => keys.wsConnection(id)),
+  );
+  const users = new Map(
+    (await batchGet<UserItem>([...new Set(connections.map((c) => `${c.companyId}:${c.userId}`))].map((k) => {
+      const [c, u] = k.split(':').map(Number);
+      return keys.user(c, u);
+    }))).map((u) => [`${u.companyId}:${u.id}`, u]),
+  );
+  const isAuthEvent = msg.event.endsWith('-auth');
+  const adminsOnly = msg.audience.every((a) => a.kind === 'admins');
+  const frame = JSON.stringify({ event: msg.event, data: msg.data });
+  let sent = 0;
+  await Promise.all(
+    connections.map(async (conn) => {
+      const user = users.get(`${conn.companyId}:${conn.userId}`);
+      if (!user) return;
+      if (msg.companyId !== null && conn.companyId !== msg.companyId) return;
+      if (!isAuthEvent && user.session?.id !== conn.sessionId) return;
+      if (adminsOnly && user.profile !== 'admin' && !user.super) return;
+      if (msg.ticket && !canSeeTicket({ userId: user.id, profile: user.profile, queueIds: user.queueIds ?? [], allTicket: user.allTicket === 'enabled' }, msg.ticket)) return;
+      try {
+        await management().send(new PostToConnectionCommand({ ConnectionId: conn.connectionId, Data: new TextEncoder().encode(frame) }));
+        sent++;
+      } catch (err) {
+        if (err instanceof GoneException || (err as { name?: string }).name === 'GoneException') {
+          await dropConnection(conn.connectionId);
+        } else {
+          // One slow socket must not make the whole event redeliver to everyone else.
+          log.warn({ err, connectionId: conn.connectionId }, 'realtime post failed');
+        }
+      }
+    }),
+  );
+  return sent;
+}
+
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  for (const record of event.Records) {
+    let msg: RealtimeMessage;
+    try {
+      msg = JSON.parse(record.body) as RealtimeMessage;
+    } catch {
+      log.error({ messageId: record.messageId }, 'unreadable realtime message dropped');
+      continue;
+    }
+    try {
+      await deliver(msg);
+    } catch (err) {
+      log.error({ err, event: msg.event }, 'realtime delivery failed');
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures };
+}

@@ -1,0 +1,27 @@
+import type { ScheduledEvent } from 'aws-lambda';
+import { log } from '../core/log.js';
+import { expireStalePresence } from '../services/presence.js';
+
+/**
+ * Runs every minute (EventBridge rule; locally a timer) and does what is due (DESIGN §7). Each job
+ * is idempotent, so an overlapping or repeated run changes nothing twice. Later work adds
+ * schedules, campaign waves, ticket expiry, transfer timers and invoices here.
+ */
+export const jobs: Record<string, (now: number) => Promise<number>> = {
+  presence: (now) => expireStalePresence(now),
+};
+
+export async function handler(event?: Partial<ScheduledEvent>): Promise<Record<string, number | string>> {
+  const now = event?.time ? Date.parse(event.time) : Date.now();
+  const results: Record<string, number | string> = {};
+  for (const [name, job] of Object.entries(jobs)) {
+    try {
+      results[name] = await job(now);
+    } catch (err) {
+      // One failing job must not stop the others; it is retried on the next tick.
+      log.error({ err, job: name }, 'sweeper job failed');
+      results[name] = 'failed';
+    }
+  }
+  return results;
+}

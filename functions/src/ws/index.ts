@@ -1,0 +1,79 @@
+import type { APIGatewayProxyWebsocketEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
+import { room, WS_CLIENT_ACTIONS, type WsClientAction } from '@balcao/shared';
+import { verifyToken, sessionOf } from '../core/jwt.js';
+import { assertCompanyActive, isCurrentSession, loadCompanyAndPlan, loadUserBySub } from '../core/identity.js';
+import { getItem } from '../core/db.js';
+import { keys } from '../core/keys.js';
+import { log } from '../core/log.js';
+import { dropConnection, getConnection, joinRoom, leaveRoom, refreshConnection, registerConnection } from '../services/presence.js';
+import type { UserItem } from '../services/types.js';
+
+type ConnectEvent = APIGatewayProxyWebsocketEventV2 & { queryStringParameters?: Record<string, string | undefined> };
+type Result = Exclude<APIGatewayProxyResultV2, string>;
+
+const TICKET_STATUSES = new Set(['pending', 'open', 'closed', 'group']);
+
+/** `$connect ?token=`: refused with 401 unless the token is valid and its session is current. */
+export async function connect(event: ConnectEvent): Promise<Result> {
+  const token = event.queryStringParameters?.token;
+  if (!token) return { statusCode: 401 };
+  try {
+    const claims = await verifyToken(token);
+    const user = await loadUserBySub(claims.sub);
+    if (!user || !isCurrentSession(user, claims)) return { statusCode: 401 };
+    const { company } = await loadCompanyAndPlan(user.companyId);
+    assertCompanyActive(company, user.super === true);
+    await registerConnection(event.requestContext.connectionId, user, sessionOf(claims).id);
+    return { statusCode: 200 };
+  } catch (err) {
+    log.info({ err: (err as Error).message }, 'websocket connect refused');
+    return { statusCode: 401 };
+  }
+}
+
+export async function disconnect(event: APIGatewayProxyWebsocketEventV2): Promise<Result> {
+  await dropConnection(event.requestContext.connectionId);
+  return { statusCode: 200 };
+}
+
+/** `$default`: the client's actions (we route them ourselves; DESIGN §9). */
+export async function message(event: APIGatewayProxyWebsocketEventV2): Promise<Result> {
+  let frame: { action?: string; [k: string]: unknown };
+  try {
+    frame = JSON.parse(event.body ?? '{}');
+  } catch {
+    return { statusCode: 400 };
+  }
+  const action = frame.action as WsClientAction;
+  if (!WS_CLIENT_ACTIONS.includes(action)) return { statusCode: 400 };
+  const conn = await getConnection(event.requestContext.connectionId);
+  if (!conn) return { statusCode: 410 };
+  switch (action) {
+    case 'ping':
+      return { statusCode: 200 };
+    case 'userStatus': {
+      const user = await getItem<UserItem>(keys.user(conn.companyId, conn.userId));
+      if (user) await refreshConnection(conn, user);
+      return { statusCode: 200 };
+    }
+    case 'joinNotification':
+      await joinRoom(conn, room.notification());
+      return { statusCode: 200 };
+    case 'joinTickets':
+    case 'leaveTickets': {
+      const status = String(frame.status ?? '');
+      if (!TICKET_STATUSES.has(status)) return { statusCode: 400 };
+      await (action === 'joinTickets' ? joinRoom : leaveRoom)(conn, room.tickets(status));
+      return { statusCode: 200 };
+    }
+    case 'joinChatBox':
+    case 'leaveChatBox': {
+      // Membership is harmless on its own: every ticket event is filtered by visibility at fan-out.
+      const ticketId = Number(frame.ticketId ?? frame.id);
+      if (!Number.isSafeInteger(ticketId) || ticketId <= 0) return { statusCode: 400 };
+      await (action === 'joinChatBox' ? joinRoom : leaveRoom)(conn, room.chatBox(ticketId));
+      return { statusCode: 200 };
+    }
+  }
+  return { statusCode: 400 };
+}
