@@ -1,0 +1,73 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { isAdminProfile } from '@balcao/shared';
+import { AuthProvider, useAuth } from './auth/AuthContext';
+import Shell, { Loading } from './shell/Shell';
+import { ColorModeProvider } from './shell/theme';
+import { ToastProvider } from './ui/toast';
+
+// Every page is its own chunk (React.lazy).
+const Login = lazy(() => import('./pages/login/Login'));
+const Signup = lazy(() => import('./pages/signup/Signup'));
+const ForgetPassword = lazy(() => import('./pages/forgetpsw/ForgetPassword'));
+const Home = lazy(() => import('./pages/home/Home'));
+const Users = lazy(() => import('./pages/users/Users'));
+const Queues = lazy(() => import('./pages/queues/Queues'));
+const Settings = lazy(() => import('./pages/settings/Settings'));
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+
+function Private({ children }: { children: ReactNode }) {
+  const { user, loading } = useAuth();
+  const location = useLocation();
+  if (loading) return <Loading />;
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  return <>{children}</>;
+}
+
+function Public({ children }: { children: ReactNode }) {
+  const { user, loading } = useAuth();
+  const location = useLocation();
+  if (loading) return <Loading />;
+  if (user) {
+    const from = (location.state as { from?: string } | null)?.from;
+    return <Navigate to={from && from.startsWith('/') ? from : '/'} replace />;
+  }
+  return <>{children}</>;
+}
+
+function AdminOnly({ children }: { children: ReactNode }) {
+  const { user } = useAuth();
+  if (!isAdminProfile(user?.profile)) return <Navigate to="/" replace />;
+  return <>{children}</>;
+}
+
+export default function App() {
+  return (
+    <ColorModeProvider>
+      <ToastProvider>
+        <QueryClientProvider client={queryClient}>
+          <BrowserRouter>
+            <AuthProvider>
+              <Suspense fallback={<Loading />}>
+                <Routes>
+                  <Route path="/login" element={<Public><Login /></Public>} />
+                  <Route path="/signup" element={<Public><Signup /></Public>} />
+                  <Route path="/forgetpsw" element={<Public><ForgetPassword /></Public>} />
+                  <Route element={<Private><Shell /></Private>}>
+                    <Route index element={<Suspense fallback={<Loading />}><Home /></Suspense>} />
+                    <Route path="users" element={<AdminOnly><Suspense fallback={<Loading />}><Users /></Suspense></AdminOnly>} />
+                    <Route path="queues" element={<AdminOnly><Suspense fallback={<Loading />}><Queues /></Suspense></AdminOnly>} />
+                    <Route path="settings" element={<AdminOnly><Suspense fallback={<Loading />}><Settings /></Suspense></AdminOnly>} />
+                    <Route path="*" element={<Navigate to="/" replace />} />
+                  </Route>
+                </Routes>
+              </Suspense>
+            </AuthProvider>
+          </BrowserRouter>
+        </QueryClientProvider>
+      </ToastProvider>
+    </ColorModeProvider>
+  );
+}

@@ -1,0 +1,109 @@
+import { SOCKET_PING_MS, STATUS_HEARTBEAT_MS, type WsFrame } from '@balcao/shared';
+import { config } from '../config';
+import { accessToken } from './http';
+
+type Listener = (data: any) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/**
+ * One WebSocket per console. Pages subscribe to event names; after a reconnect every
+ * onReconnect listener runs so pages reload what they show (nothing missed while offline).
+ */
+class Realtime {
+  private ws: WebSocket | null = null;
+  private listeners = new Map<string, Set<Listener>>();
+  private reconnectListeners = new Set<() => void>();
+  private timers: ReturnType<typeof setInterval>[] = [];
+  private retry = 0;
+  private stopped = true;
+  private everOpened = false;
+  private retryHandle: ReturnType<typeof setTimeout> | null = null;
+
+  start() {
+    if (!this.stopped) return;
+    this.stopped = false;
+    void this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    this.clearTimers();
+    if (this.retryHandle) clearTimeout(this.retryHandle);
+    this.ws?.close();
+    this.ws = null;
+    this.everOpened = false;
+    this.retry = 0;
+  }
+
+  on(event: string, fn: Listener): () => void {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(fn);
+    return () => set.delete(fn);
+  }
+
+  onReconnect(fn: () => void): () => void {
+    this.reconnectListeners.add(fn);
+    return () => this.reconnectListeners.delete(fn);
+  }
+
+  send(action: string, extra: Record<string, unknown> = {}) {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ action, ...extra }));
+  }
+
+  private clearTimers() {
+    this.timers.forEach(clearInterval);
+    this.timers = [];
+  }
+
+  private async connect() {
+    const token = await accessToken();
+    if (this.stopped) return;
+    if (!token) return this.schedule();
+    const url = `${config().wsUrl}${config().wsUrl.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    let opened = false;
+    ws.onopen = () => {
+      opened = true;
+      const reconnect = this.everOpened;
+      this.everOpened = true;
+      this.retry = 0;
+      this.send('joinNotification');
+      this.send('userStatus');
+      this.timers.push(setInterval(() => this.send('userStatus'), STATUS_HEARTBEAT_MS));
+      this.timers.push(setInterval(() => this.send('ping'), SOCKET_PING_MS));
+      if (reconnect) this.reconnectListeners.forEach((fn) => fn());
+    };
+    ws.onmessage = (e) => {
+      let frame: WsFrame;
+      try {
+        frame = JSON.parse(String(e.data)) as WsFrame;
+      } catch {
+        return;
+      }
+      this.listeners.get(frame.event)?.forEach((fn) => fn(frame.data));
+    };
+    ws.onclose = async () => {
+      this.clearTimers();
+      if (this.ws === ws) this.ws = null;
+      if (this.stopped) return;
+      if (!opened) {
+        // The browser hides the handshake status; a refused connect with a token that no longer
+        // refreshes means the session is gone (spec 000 §4: the app reloads).
+        const fresh = await accessToken(true);
+        if (!fresh) {
+          window.location.reload();
+          return;
+        }
+      }
+      this.schedule();
+    };
+  }
+
+  private schedule() {
+    const delay = Math.min(30_000, 1000 * 2 ** this.retry++) + Math.random() * 500;
+    this.retryHandle = setTimeout(() => void this.connect(), delay);
+  }
+}
+
+export const realtime = new Realtime();

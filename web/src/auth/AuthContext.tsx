@@ -1,0 +1,121 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth';
+import { companyEvent, formatDateBR, shouldWarnDueDate, type User, type Plan } from '@balcao/shared';
+import { api, ApiError, setUnauthorizedHandler } from '../api/http';
+import { realtime } from '../api/realtime';
+import i18n from '../i18n';
+import { toast } from '../ui/toast';
+
+interface AuthState {
+  user: User | null;
+  loading: boolean;
+  login: (email: string, password: string) => Promise<void>;
+  logout: () => Promise<void>;
+  setUser: (u: User) => void;
+}
+
+const AuthContext = createContext<AuthState>(null as never);
+export const useAuth = () => useContext(AuthContext);
+
+/** The id of this browser's session as the API names it: origin_jti when present, else auth_time. */
+async function currentSessionId(): Promise<string | undefined> {
+  const s = await fetchAuthSession().catch(() => undefined);
+  const p = s?.tokens?.accessToken?.payload as Record<string, unknown> | undefined;
+  if (!p) return undefined;
+  if (typeof p.origin_jti === 'string') return p.origin_jti;
+  return p.auth_time !== undefined ? String(p.auth_time) : undefined;
+}
+
+export class LoginError extends Error {}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  const clear = useCallback(async () => {
+    realtime.stop();
+    await signOut().catch(() => {});
+    setUser(null);
+  }, []);
+
+  useEffect(() => {
+    setUnauthorizedHandler(() => void clear());
+    (async () => {
+      try {
+        const s = await fetchAuthSession();
+        if (s.tokens?.accessToken) setUser(await api.get<User>('/auth/me'));
+      } catch {
+        await signOut().catch(() => {});
+      } finally {
+        setLoading(false);
+      }
+    })();
+  }, [clear]);
+
+  // Plan flags drive the menu; refresh them from the company record (spec 000 §7 listPlan).
+  useEffect(() => {
+    if (!user?.companyId || user.company?.plan) return;
+    api
+      .get<{ plan?: Plan }>(`/companies/listPlan/${user.companyId}`)
+      .then((c) => c.plan && setUser((u) => (u && u.company ? { ...u, company: { ...u.company, plan: c.plan } } : u)))
+      .catch(() => {});
+  }, [user?.companyId, user?.company?.plan]);
+
+  // Realtime lives as long as the signed-in session; it also carries the single-session kick-out.
+  useEffect(() => {
+    if (!user) return;
+    realtime.start();
+    const offAuth = realtime.on(companyEvent(user.companyId, 'auth'), async (data) => {
+      if (data?.action !== 'anotherLogin' || data.user?.id !== user.id) return;
+      const mine = await currentSessionId();
+      if (data.session?.id !== undefined && String(data.session.id) === mine) return;
+      toast.error(i18n.t('shell.anotherLogin'));
+      localStorage.clear();
+      setTimeout(() => window.location.reload(), 1000);
+    });
+    const offUser = realtime.on(companyEvent(user.companyId, 'user'), (data) => {
+      if (data?.action === 'update' && data.user?.id === user.id)
+        setUser((u) => (u ? { ...u, ...data.user, company: data.user.company ?? u.company } : u));
+    });
+    return () => {
+      offAuth();
+      offUser();
+    };
+  }, [user?.id, user?.companyId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  useEffect(() => () => realtime.stop(), []);
+
+  const login = useCallback(async (email: string, password: string) => {
+    await signOut().catch(() => {});
+    try {
+      const res = await signIn({ username: email.trim().toLowerCase(), password, options: { authFlowType: 'USER_PASSWORD_AUTH' } });
+      if (!res.isSignedIn) throw new LoginError(i18n.t('login.invalid'));
+    } catch (e) {
+      if (e instanceof LoginError) throw e;
+      const name = (e as { name?: string }).name;
+      if (name === 'NotAuthorizedException' || name === 'UserNotFoundException') throw new LoginError(i18n.t('login.invalid'));
+      throw e;
+    }
+    let me: User;
+    try {
+      const r = await api.post<{ user: User }>('/auth/login', {}, { quiet401: true });
+      me = r.user;
+    } catch (e) {
+      await signOut().catch(() => {});
+      if (e instanceof ApiError && e.body.message && ['ERR_COMPANY_BLOCKED', 'ERR_SUBSCRIPTION_EXPIRED'].includes(e.code ?? ''))
+        throw new LoginError(e.body.message);
+      throw e;
+    }
+    setUser(me);
+    const due = me.company?.dueDate;
+    if (shouldWarnDueDate(due) && due) toast.warning(i18n.t('login.dueWarning', { date: formatDateBR(due) }), 6000);
+  }, []);
+
+  const logout = useCallback(async () => {
+    await api.del('/auth/logout').catch(() => {});
+    await clear();
+  }, [clear]);
+
+  const value = useMemo(() => ({ user, loading, login, logout, setUser }), [user, loading, login, logout]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}

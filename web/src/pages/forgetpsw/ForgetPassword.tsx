@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Button, Flex, PasswordField, Text, TextField } from '@aws-amplify/ui-react';
+import { confirmResetPassword } from 'aws-amplify/auth';
+import { forgotPasswordEmailSchema, resetPasswordSchema } from '@balcao/shared';
+import { api, ApiError } from '../../api/http';
+import { toastError } from '../../api/errors';
+import { toast } from '../../ui/toast';
+import { AuthCard } from '../../ui/AuthCard';
+import { fieldError, resolver } from '../../ui/form';
+
+interface Step1 {
+  email: string;
+}
+interface Step2 {
+  email: string;
+  token: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+
+export default function ForgetPassword() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [email, setEmail] = useState<string | null>(null);
+  const step1 = useForm<Step1>({ resolver: resolver<Step1>(forgotPasswordEmailSchema), defaultValues: { email: '' } });
+  const step2 = useForm<Step2>({
+    resolver: resolver<Step2>(resetPasswordSchema),
+    defaultValues: { email: '', token: '', newPassword: '', confirmPassword: '' },
+  });
+
+  const sendEmail = step1.handleSubmit(async (v) => {
+    const addr = v.email.trim().toLowerCase();
+    try {
+      await api.post(`/forgetpassword/${encodeURIComponent(addr)}`, undefined, { auth: false });
+      toast.success(t('forgot.emailSent'), 3000);
+      step2.reset({ email: addr, token: '', newPassword: '', confirmPassword: '' });
+      setEmail(addr);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) step1.setError('email', { type: 'server', message: t('forgot.emailNotFound') });
+      else toastError(e);
+    }
+  });
+
+  const reset = step2.handleSubmit(async (v) => {
+    try {
+      // Amplify sends the new password in a request body, never in a URL.
+      await confirmResetPassword({ username: v.email, confirmationCode: v.token.trim(), newPassword: v.newPassword });
+      toast.success(t('forgot.success'), 3000);
+      navigate('/login');
+    } catch (e) {
+      const name = (e as { name?: string }).name;
+      if (name === 'CodeMismatchException' || name === 'ExpiredCodeException')
+        step2.setError('token', { type: 'server', message: t('forgot.invalidCode') });
+      else if (name === 'InvalidPasswordException')
+        step2.setError('newPassword', { type: 'server', message: t('validation.passwordPolicy') });
+      else toast.error((e as Error).message || t('common.genericError'), 3000);
+    }
+  });
+
+  const e1 = step1.formState.errors;
+  const e2 = step2.formState.errors;
+  return (
+    <AuthCard title={t('forgot.title')}>
+      {email === null ? (
+        <form onSubmit={sendEmail} noValidate>
+          <Flex direction="column" gap="1rem">
+            <TextField label={t('forgot.email')} type="email" autoComplete="email" autoFocus {...step1.register('email')} hasError={!!e1.email} errorMessage={fieldError(e1.email)} />
+            <Button type="submit" variation="primary" isLoading={step1.formState.isSubmitting}>
+              {t('forgot.sendEmail')}
+            </Button>
+          </Flex>
+        </form>
+      ) : (
+        <form onSubmit={reset} noValidate>
+          <Flex direction="column" gap="1rem">
+            <Text>{t('forgot.codeInfo', { email })}</Text>
+            <TextField label={t('forgot.email')} value={email} isReadOnly name="email" />
+            <TextField label={t('forgot.code')} autoComplete="one-time-code" inputMode="numeric" autoFocus {...step2.register('token')} hasError={!!e2.token} errorMessage={fieldError(e2.token)} />
+            <PasswordField
+              label={t('forgot.newPassword')}
+              autoComplete="new-password"
+              showPasswordButtonLabel={t('common.showPassword')}
+              {...step2.register('newPassword')}
+              hasError={!!e2.newPassword}
+              errorMessage={fieldError(e2.newPassword)}
+            />
+            <PasswordField
+              label={t('forgot.confirmPassword')}
+              autoComplete="new-password"
+              showPasswordButtonLabel={t('common.showPassword')}
+              {...step2.register('confirmPassword')}
+              hasError={!!e2.confirmPassword}
+              errorMessage={fieldError(e2.confirmPassword)}
+            />
+            <Button type="submit" variation="primary" isLoading={step2.formState.isSubmitting}>
+              {t('forgot.submit')}
+            </Button>
+          </Flex>
+        </form>
+      )}
+      <Flex justifyContent="space-between" wrap="wrap" gap="0.5rem" marginTop="1rem">
+        <RouterLink to="/login" className="text-link">
+          {t('forgot.toLogin')}
+        </RouterLink>
+        <RouterLink to="/signup" className="text-link">
+          {t('forgot.toSignup')}
+        </RouterLink>
+      </Flex>
+    </AuthCard>
+  );
+}

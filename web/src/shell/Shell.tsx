@@ -1,0 +1,147 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { Button, Flex, Menu, MenuItem, SelectField, SliderField, Text, View } from '@aws-amplify/ui-react';
+import { DRAWER_OPEN_ABOVE_PX, DRAWER_TEMPORARY_BELOW_PX, formatDateBR, isAdminProfile, LANGUAGES, type Language } from '@balcao/shared';
+import { useAuth } from '../auth/AuthContext';
+import { setLanguage } from '../i18n';
+import { Icon } from '../ui/icons';
+import { storedNumber, useMediaQuery } from '../ui/hooks';
+import { useColorMode } from './theme';
+import { visibleItems } from './menu';
+import { useUnreadTitle } from './unread';
+
+const UserDialog = lazy(() => import('../pages/users/UserDialog'));
+
+export default function Shell() {
+  const { t, i18n } = useTranslation();
+  const { user, logout } = useAuth();
+  const { mode, toggle } = useColorMode();
+  const location = useLocation();
+  const temporary = useMediaQuery(`(max-width: ${DRAWER_TEMPORARY_BELOW_PX - 1}px)`);
+  const [open, setOpen] = useState(() => window.innerWidth > DRAWER_OPEN_ABOVE_PX);
+  const [volume, setVolume] = useState(() => Math.min(1, Math.max(0, storedNumber('volume', 1))));
+  const [profileOpen, setProfileOpen] = useState(false);
+  useUnreadTitle(t('app.name'));
+
+  // The overlay drawer closes after navigating; the docked one keeps its state.
+  useEffect(() => {
+    if (temporary) setOpen(false);
+  }, [location.pathname, temporary]);
+
+  if (!user) return null;
+  const admin = isAdminProfile(user.profile);
+  const items = visibleItems(user);
+  const main = items.filter((i) => i.section === 'main');
+  const adminItems = items.filter((i) => i.section === 'admin');
+  const due = user.company?.dueDate;
+
+  const link = (i: (typeof items)[number]) => (
+    <NavLink key={i.to} to={i.to} end={i.to === '/'} className={({ isActive }) => `nav-item${isActive ? ' active' : ''}`}>
+      <Icon name={i.icon} />
+      <span className="nav-label">{t(i.label)}</span>
+    </NavLink>
+  );
+
+  return (
+    <div className={`shell${open ? ' drawer-open' : ''}${temporary ? ' drawer-temporary' : ''}`}>
+      <header className="topbar">
+        <button type="button" className="icon-btn" aria-label={t('shell.toggleMenu')} aria-expanded={open} onClick={() => setOpen((o) => !o)}>
+          <Icon name="menu" />
+        </button>
+        <div className="greeting">
+          <Text as="span" className="greeting-text" data-testid="greeting">
+            {t('shell.greeting', { name: user.name, company: user.company?.name ?? '', id: user.companyId })}
+          </Text>
+          {admin && due && (
+            <Text as="span" className="active-until" data-testid="active-until">
+              {t('shell.activeUntil', { date: formatDateBR(due) })}
+            </Text>
+          )}
+        </div>
+        <Flex className="topbar-controls" alignItems="center" gap="0.25rem">
+          <div className="volume" title={t('shell.volume')}>
+            <Icon name="volume" size={20} />
+            <SliderField
+              label={t('shell.volume')}
+              labelHidden
+              min={0}
+              max={1}
+              step={0.1}
+              value={volume}
+              isValueHidden
+              onChange={(v) => {
+                setVolume(v);
+                localStorage.setItem('volume', String(v));
+              }}
+            />
+          </div>
+          <SelectField
+            label={t('shell.language')}
+            labelHidden
+            size="small"
+            className="lang-select"
+            value={i18n.language}
+            onChange={(e) => setLanguage(e.target.value as Language)}
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l}>
+                {l.toUpperCase()}
+              </option>
+            ))}
+          </SelectField>
+          <button type="button" className="icon-btn" aria-label={t('shell.theme')} data-testid="theme-toggle" onClick={toggle}>
+            <Icon name={mode === 'dark' ? 'sun' : 'moon'} />
+          </button>
+          <Menu
+            trigger={
+              <button type="button" className="icon-btn" aria-label={t('shell.userMenu')}>
+                <Icon name="account" />
+              </button>
+            }
+          >
+            <MenuItem onClick={() => setProfileOpen(true)}>{t('shell.profile')}</MenuItem>
+            <MenuItem onClick={() => void logout()}>{t('shell.logout')}</MenuItem>
+          </Menu>
+        </Flex>
+      </header>
+      {temporary && open && <div className="drawer-backdrop" onClick={() => setOpen(false)} />}
+      <nav className="drawer" aria-label="menu">
+        <div className="drawer-brand">
+          <span className="brand">{t('app.name')}</span>
+          {!temporary && (
+            <button type="button" className="icon-btn" aria-label={t('shell.toggleMenu')} onClick={() => setOpen(false)}>
+              <Icon name="chevronLeft" />
+            </button>
+          )}
+        </div>
+        <div className="nav-list">{main.map(link)}</div>
+        {adminItems.length > 0 && (
+          <div className="nav-list" data-testid="admin-section">
+            <div className="nav-section">{t('shell.adminSection')}</div>
+            {adminItems.map(link)}
+          </div>
+        )}
+      </nav>
+      <main className="content">
+        <View className="content-inner">
+          <Outlet />
+        </View>
+      </main>
+      {profileOpen && (
+        <Suspense fallback={null}>
+          <UserDialog open userId={user.id} onClose={() => setProfileOpen(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}
+
+export function Loading() {
+  const { t } = useTranslation();
+  return (
+    <div className="loading" role="status">
+      <Button isLoading variation="link" loadingText={t('common.loading')} />
+    </div>
+  );
+}

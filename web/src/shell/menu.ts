@@ -1,0 +1,36 @@
+import { isAdminProfile, type PlanFlag, type User } from '@balcao/shared';
+import type { IconName } from '../ui/icons';
+
+export interface MenuItem {
+  to: string;
+  label: string; // catalogue key
+  icon: IconName;
+  section: 'main' | 'admin';
+  /** Extra rule on top of the section (spec 000 §2.2). */
+  when?: (u: User) => boolean;
+}
+
+const flag = (f: PlanFlag) => (u: User) => !!u.company?.plan?.[f];
+const superOnly = (u: User) => !!u.super;
+
+/**
+ * Spec 000 §2.2, limited to the pages that exist. A later page adds its one line here, e.g.
+ *   { to: '/tickets', label: 'menu.tickets', icon: 'queue', section: 'main' },
+ *   { to: '/kanban', label: 'menu.kanban', icon: 'queue', section: 'main', when: flag('useKanban') },
+ *   { to: '/announcements', label: 'menu.announcements', icon: 'home', section: 'main', when: superOnly },
+ *   { to: '/prompts', label: 'menu.prompts', icon: 'home', section: 'admin', when: flag('useOpenAi') },
+ */
+export const MENU: MenuItem[] = [
+  { to: '/', label: 'menu.home', icon: 'home', section: 'main' },
+  { to: '/queues', label: 'menu.queues', icon: 'queue', section: 'admin' },
+  { to: '/users', label: 'menu.users', icon: 'users', section: 'admin' },
+  { to: '/settings', label: 'menu.settings', icon: 'settings', section: 'admin' },
+];
+
+export function visibleItems(user: User): MenuItem[] {
+  const admin = isAdminProfile(user.profile);
+  return MENU.filter((i) => (i.section === 'admin' ? admin : true) && (!i.when || i.when(user)));
+}
+
+// Kept exported so the rules above stay type-checked while no current item uses them.
+export const rules = { flag, superOnly };

@@ -1,0 +1,62 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { SHELL_TOAST_MS } from '@balcao/shared';
+
+export type ToastKind = 'success' | 'error' | 'info' | 'warning';
+interface Toast {
+  id: number;
+  kind: ToastKind;
+  text: string;
+  ms: number;
+}
+type Show = (kind: ToastKind, text: string, ms?: number) => void;
+
+const ToastContext = createContext<Show>(() => {});
+let external: Show = () => {};
+/** Non-React code (the API layer, realtime) raises toasts through this. */
+export const toast = {
+  success: (t: string, ms?: number) => external('success', t, ms),
+  error: (t: string, ms?: number) => external('error', t, ms),
+  info: (t: string, ms?: number) => external('info', t, ms),
+  warning: (t: string, ms?: number) => external('warning', t, ms),
+};
+
+export function ToastProvider({ children, defaultMs = SHELL_TOAST_MS }: { children: ReactNode; defaultMs?: number }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const seq = useRef(0);
+  const show = useCallback<Show>(
+    (kind, text, ms) => {
+      const id = ++seq.current;
+      setToasts((list) => [...list.slice(-4), { id, kind, text, ms: ms ?? defaultMs }]);
+    },
+    [defaultMs],
+  );
+  useEffect(() => {
+    external = show;
+  }, [show]);
+  const dismiss = useCallback((id: number) => setToasts((l) => l.filter((t) => t.id !== id)), []);
+  const value = useMemo(() => show, [show]);
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <div className="toasts" aria-live="polite">
+        {toasts.map((t) => (
+          <ToastItem key={t.id} toast={t} onDone={dismiss} />
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+function ToastItem({ toast: t, onDone }: { toast: Toast; onDone: (id: number) => void }) {
+  useEffect(() => {
+    const h = setTimeout(() => onDone(t.id), t.ms);
+    return () => clearTimeout(h);
+  }, [t, onDone]);
+  return (
+    <div className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'} onClick={() => onDone(t.id)}>
+      {t.text}
+    </div>
+  );
+}
+
+export const useToast = () => useContext(ToastContext);
