@@ -1,0 +1,220 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { Writable } from 'node:stream';
+import { closeServer, listen, readBody, type Log } from './http-util.ts';
+
+const require = createRequire(import.meta.url);
+// cognito-local has no exports map; its building blocks are reachable as CommonJS files.
+const cl = (p: string) => require(`cognito-local/lib/${p}`);
+const pino = require(require.resolve('pino', { paths: [path.dirname(require.resolve('cognito-local/package.json'))] }));
+
+export interface MailItem {
+  to: string;
+  code: string;
+  subject: string;
+  source: string;
+  at: string;
+}
+
+/** Codes cognito-local would e-mail (ForgotPassword, AdminCreateUser…), newest first per address. */
+export class Mailbox {
+  private items: MailItem[] = [];
+  add(item: MailItem) {
+    this.items.unshift(item);
+    if (this.items.length > 1000) this.items.length = 1000;
+  }
+  for(email: string) {
+    const e = email.toLowerCase();
+    return this.items.filter((m) => m.to.toLowerCase() === e);
+  }
+}
+
+const SUBJECTS: Record<string, string> = {
+  ForgotPassword: 'Your verification code',
+  AdminCreateUser: 'Your temporary password',
+  SignUp: 'Your verification code',
+  ResendCode: 'Your verification code',
+  UpdateUserAttribute: 'Your verification code',
+  VerifyUserAttribute: 'Your verification code',
+  Authentication: 'Your authentication code',
+};
+
+export interface CognitoHandle {
+  endpoint: string;
+  region: string;
+  userPoolId: string;
+  userPoolClientId: string;
+  issuer: string;
+  jwksUri: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * cognito-local, in-process, behind our own HTTP server on `port`. The server answers
+ * GetTokensFromRefreshToken (current Amplify refreshes with it; cognito-local lacks it) by running
+ * InitiateAuth REFRESH_TOKEN_AUTH, and hands every other request to cognito-local's express app.
+ * Codes are captured at the message-delivery seam, not scraped from logs.
+ */
+export async function startCognito(opts: { dataDir: string; port: number; log: Log; mailbox: Mailbox }): Promise<CognitoHandle> {
+  const dir = path.resolve(opts.dataDir, 'cognito');
+  const dbDir = path.join(dir, 'db');
+  fs.mkdirSync(dbDir, { recursive: true });
+  const endpoint = `http://127.0.0.1:${opts.port}`;
+  const region = 'us-east-1';
+
+  const logStream = new Writable({
+    write(chunk, _enc, cb) {
+      for (const line of String(chunk).split('\n')) {
+        if (!line.trim()) continue;
+        try {
+          const j = JSON.parse(line);
+          const err = j.err?.message ? `: ${j.err.message}` : '';
+          opts.log('cognito', `${j.target ? `${j.target} ` : ''}${j.msg ?? ''}${err}`);
+        } catch {
+          opts.log('cognito', line);
+        }
+      }
+      cb();
+    },
+  });
+  const logger = pino({ level: process.env.BALCAO_COGNITO_DEBUG ? 'debug' : 'info', base: undefined }, logStream);
+  const ctx = { logger };
+
+  const { DefaultConfig } = cl('server/config.js');
+  const { StormDBDataStoreFactory } = cl('services/dataStore/stormDb.js');
+  const { CognitoServiceFactoryImpl } = cl('services/cognitoService.js');
+  const { UserPoolServiceFactoryImpl } = cl('services/userPoolService.js');
+  const services_ = cl('services/index.js');
+  const { CryptoService } = cl('services/crypto.js');
+  const { MessageDeliveryService } = cl('services/messageDelivery/messageDelivery.js');
+  const { otp } = cl('services/otp.js');
+  const { JwtTokenGenerator } = cl('services/tokenGenerator.js');
+  const { Router } = cl('server/Router.js');
+  const { createServer } = cl('server/server.js');
+  const { CognitoError } = cl('errors.js');
+  const AWS = require(require.resolve('aws-sdk', { paths: [path.dirname(require.resolve('cognito-local/package.json'))] }));
+
+  const config = {
+    ...DefaultConfig,
+    TokenConfig: { IssuerDomain: endpoint },
+    ServerConfig: { port: opts.port, hostname: '127.0.0.1' },
+    UserPoolDefaults: { UsernameAttributes: ['email'] },
+  };
+  const clock = new services_.DateClock();
+  const dataStoreFactory = new StormDBDataStoreFactory(dbDir);
+  const cognitoClient = await new CognitoServiceFactoryImpl(
+    dbDir,
+    dataStoreFactory,
+    new UserPoolServiceFactoryImpl(clock, dataStoreFactory),
+  ).create(ctx, config.UserPoolDefaults);
+  const triggers = new services_.TriggersService(
+    clock,
+    cognitoClient,
+    new services_.LambdaService(config.TriggerFunctions, new AWS.Lambda(config.LambdaClient)),
+    new CryptoService(config.KMSConfig),
+  );
+  // The sender itself stays silent: the wrapper below records the code with its source.
+  const silentSender = { sendEmail: async () => {}, sendSms: async () => {} };
+  const inner = new services_.MessagesService(triggers, new MessageDeliveryService(silentSender));
+  const messages = {
+    async deliver(c: unknown, source: string, clientId: string | null, poolId: string, user: unknown, code: string, meta: unknown, details: { Destination: string }) {
+      await inner.deliver(c, source, clientId, poolId, user, code, meta, details);
+      const item = { to: details.Destination, code, subject: SUBJECTS[source] ?? source, source, at: new Date().toISOString() };
+      opts.mailbox.add(item);
+      opts.log('cognito', `mail to ${item.to}: code ${code} (${source})`);
+    },
+  };
+  const services = {
+    clock,
+    cognito: cognitoClient,
+    config,
+    messages,
+    otp,
+    tokenGenerator: new JwtTokenGenerator(clock, triggers, config.TokenConfig),
+    triggers,
+  };
+  const router = Router(services);
+  const app = createServer(router, logger, config.ServerConfig, services).application;
+  const call = (target: string, body: unknown) => router(target)(ctx, body);
+
+  // Pool and client: created once, remembered in state.json so a restart keeps its users.
+  const statePath = path.resolve(opts.dataDir, 'state.json');
+  const state = fs.existsSync(statePath) ? JSON.parse(fs.readFileSync(statePath, 'utf8')) : {};
+  let poolId: string | undefined = state.userPoolId;
+  let clientId: string | undefined = state.userPoolClientId;
+  if (poolId) {
+    try {
+      await call('DescribeUserPool', { UserPoolId: poolId });
+      if (clientId) await call('DescribeUserPoolClient', { UserPoolId: poolId, ClientId: clientId });
+    } catch {
+      opts.log('cognito', `remembered pool ${poolId} is gone; creating a new one`);
+      poolId = undefined;
+      clientId = undefined;
+    }
+  }
+  if (!poolId) {
+    const res = await call('CreateUserPool', {
+      PoolName: 'balcao-users',
+      UsernameAttributes: ['email'],
+      AutoVerifiedAttributes: ['email'],
+      Policies: {
+        PasswordPolicy: { MinimumLength: 8, RequireUppercase: true, RequireLowercase: true, RequireNumbers: true, RequireSymbols: false },
+      },
+      Schema: [{ Name: 'email', AttributeDataType: 'String', Required: true, Mutable: true }],
+    });
+    poolId = res.UserPool.Id as string;
+    clientId = undefined;
+    opts.log('cognito', `created user pool ${poolId}`);
+  }
+  if (!clientId) {
+    const res = await call('CreateUserPoolClient', {
+      UserPoolId: poolId,
+      ClientName: 'balcao-web',
+      GenerateSecret: false,
+      ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+    });
+    clientId = res.UserPoolClient.ClientId as string;
+    opts.log('cognito', `created app client ${clientId}`);
+  }
+  fs.writeFileSync(statePath, JSON.stringify({ ...state, userPoolId: poolId, userPoolClientId: clientId }, null, 2));
+
+  const server = http.createServer(async (req, res) => {
+    const target = String(req.headers['x-amz-target'] ?? '');
+    if (req.method === 'POST' && target.endsWith('.GetTokensFromRefreshToken')) {
+      res.setHeader('access-control-allow-origin', '*');
+      try {
+        const body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
+        const out = await call('InitiateAuth', {
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          ClientId: body.ClientId,
+          AuthParameters: { REFRESH_TOKEN: body.RefreshToken },
+          ClientMetadata: body.ClientMetadata,
+        });
+        // Without rotation Cognito keeps the same refresh token; hand it back so clients keep it.
+        const result = { ...out.AuthenticationResult, RefreshToken: body.RefreshToken };
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify({ AuthenticationResult: result }));
+      } catch (e) {
+        const err = e as { code?: string; message?: string };
+        const known = e instanceof CognitoError;
+        res.writeHead(known ? 400 : 500, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify({ __type: known ? err.code : 'InternalErrorException', message: err.message }));
+      }
+      return;
+    }
+    app(req, res);
+  });
+  await listen(server, opts.port);
+  const issuer = `${endpoint}/${poolId}`;
+  return {
+    endpoint,
+    region,
+    userPoolId: poolId,
+    userPoolClientId: clientId,
+    issuer,
+    jwksUri: `${issuer}/.well-known/jwks.json`,
+    stop: () => closeServer(server),
+  };
+}

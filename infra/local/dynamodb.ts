@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DescribeTimeToLiveCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+  waitUntilTableExists,
+} from '@aws-sdk/client-dynamodb';
+import { TABLE_DEFINITION } from '@balcao/functions/core/table-definition';
+import { onLines, type Log } from './http-util.ts';
+import { waitForPort } from './ports.ts';
+
+const require = createRequire(import.meta.url);
+
+/** The official DynamoDB Local engine ships inside amplify-dynamodb-simulator. */
+export function dynamoJarDir() {
+  const pkg = require.resolve('amplify-dynamodb-simulator/package.json');
+  const dir = path.join(path.dirname(pkg), 'emulator');
+  if (!fs.existsSync(path.join(dir, 'DynamoDBLocal.jar'))) throw new Error(`DynamoDBLocal.jar not found in ${dir}`);
+  return dir;
+}
+
+/*
+ * java runs under a small sh guard: when our stdin pipe closes (we stop it, or this Node process dies
+ * in any way, even SIGKILL), the guard kills java. That is what keeps `pgrep -f DynamoDBLocal` empty.
+ */
+const GUARD = `exec 3<&0
+"$@" </dev/null & child=$!
+trap 'kill $child 2>/dev/null' TERM INT HUP
+(cat <&3 >/dev/null; kill $child 2>/dev/null) &
+exec 3<&-
+wait $child`;
+
+export interface DynamoHandle {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+export async function startDynamo(opts: { dataDir: string; port: number; log: Log }): Promise<DynamoHandle> {
+  const dir = dynamoJarDir();
+  const dbPath = path.resolve(opts.dataDir, 'dynamodb');
+  fs.mkdirSync(dbPath, { recursive: true });
+  const args = [
+    `-Djava.library.path=${path.join(dir, 'DynamoDBLocal_lib')}`,
+    '-Xmx512m',
+    '-jar',
+    path.join(dir, 'DynamoDBLocal.jar'),
+    '-sharedDb',
+    '-dbPath',
+    dbPath,
+    '-port',
+    String(opts.port),
+    '-disableTelemetry',
+  ];
+  const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-guard', 'java', ...args], {
+    cwd: dir,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let exited = false;
+  const exitPromise = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  onLines(child.stdout, (l) => opts.log('dynamodb', l));
+  onLines(child.stderr, (l) => opts.log('dynamodb', l));
+  child.on('error', (e) => opts.log('dynamodb', `failed to start java: ${e.message}`));
+
+  const stop = async () => {
+    if (exited) return;
+    child.stdin?.end();
+    const t = setTimeout(() => child.kill('SIGTERM'), 8000);
+    const k = setTimeout(() => child.kill('SIGKILL'), 15000);
+    await exitPromise;
+    clearTimeout(t);
+    clearTimeout(k);
+  };
+  try {
+    await waitForPort(opts.port, 60_000, () => !exited);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  return { endpoint: `http://127.0.0.1:${opts.port}`, stop };
+}
+
+/** Creates the single table from TABLE_DEFINITION if absent (same keys and GSIs as the CDK data stack). */
+export async function ensureTable(endpoint: string, tableName: string, log: Log) {
+  const ddb = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  try {
+    let exists = true;
+    try {
+      await ddb.send(new DescribeTableCommand({ TableName: tableName }));
+    } catch (e) {
+      if (!(e instanceof ResourceNotFoundException)) throw e;
+      exists = false;
+    }
+    if (!exists) {
+      const d = TABLE_DEFINITION;
+      const attrs = new Set<string>([d.partitionKey, d.sortKey]);
+      for (const g of d.globalSecondaryIndexes) attrs.add(g.partitionKey).add(g.sortKey);
+      await ddb.send(
+        new CreateTableCommand({
+          TableName: tableName,
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [...attrs].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+          KeySchema: [
+            { AttributeName: d.partitionKey, KeyType: 'HASH' },
+            { AttributeName: d.sortKey, KeyType: 'RANGE' },
+          ],
+          GlobalSecondaryIndexes: d.globalSecondaryIndexes.map((g) => ({
+            IndexName: g.indexName,
+            KeySchema: [
+              { AttributeName: g.partitionKey, KeyType: 'HASH' },
+              { AttributeName: g.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          })),
+        }),
+      );
+      await waitUntilTableExists({ client: ddb, maxWaitTime: 30 }, { TableName: tableName });
+      log('dynamodb', `created table ${tableName}`);
+    } else {
+      log('dynamodb', `table ${tableName} exists`);
+    }
+    const ttl = await ddb.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+    if (ttl.TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {
+      await ddb.send(
+        new UpdateTimeToLiveCommand({
+          TableName: tableName,
+          TimeToLiveSpecification: { AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true },
+        }),
+      );
+    }
+  } finally {
+    ddb.destroy();
+  }
+}

@@ -1,0 +1,175 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { routes } from '@balcao/functions/routes';
+import { queues as manifestQueues, SWEEPER } from '@balcao/functions/workers/manifest';
+import { startCognito, Mailbox } from './cognito.ts';
+import { ensureTable, startDynamo } from './dynamodb.ts';
+import { FUNCTIONS_SRC } from './functions-loader.ts';
+import { startGateway } from './gateway.ts';
+import type { Log } from './http-util.ts';
+import { JwtAuthorizer } from './jwt.ts';
+import { startPollers, startSweeper } from './pollers.ts';
+import { pickPorts, type Ports } from './ports.ts';
+import { SandboxServer } from './sandbox-server.ts';
+import { MEDIA_BUCKET, startSqsS3 } from './sqs-s3.ts';
+import { buildWebIfStale, startWebServer } from './web.ts';
+import { startWebSocket } from './websocket.ts';
+
+export const TABLE_NAME = 'balcao';
+
+export interface Endpoints {
+  webUrl: string;
+  apiUrl: string;
+  wsUrl: string;
+  sandboxUrl: string;
+  cognito: { region: string; endpoint: string; userPoolId: string; userPoolClientId: string };
+  admin: { email: string; password: string };
+}
+
+export interface StackOptions {
+  dataDir: string;
+  ports: 'fixed' | 'auto';
+  adminEmail: string;
+  adminPassword: string;
+  log?: Log;
+  buildWeb?: boolean;
+  seed?: boolean;
+}
+
+export interface LocalStack {
+  endpoints: Endpoints;
+  env: Record<string, string>;
+  ports: Ports;
+  /** Local helpers router; later issues add the WhatsApp sandbox here. */
+  sandbox: SandboxServer;
+  mailbox: Mailbox;
+  seeded?: { companyId: unknown; adminUserId: unknown };
+  stop(): Promise<void>;
+}
+
+const defaultLog: Log = (part, line) => process.stdout.write(`[${part}] ${line}\n`);
+
+/** Any loopback page may call the local APIs (the console build and a Vite dev server alike). */
+const loopbackOrigin = (origin: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/.test(origin);
+
+export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
+  const log = opts.log ?? defaultLog;
+  const dataDir = path.resolve(opts.dataDir);
+  fs.mkdirSync(dataDir, { recursive: true });
+  const ports = await pickPorts(opts.ports);
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  const stops: { name: string; stop: () => Promise<void> }[] = [];
+  const stopAll = async () => {
+    // Reverse start order: consumers stop before the services they call.
+    for (const s of stops.splice(0).reverse()) {
+      try {
+        await s.stop();
+      } catch (e) {
+        log('stack', `stopping ${s.name} failed: ${(e as Error).message}`);
+      }
+    }
+  };
+
+  try {
+    const mailbox = new Mailbox();
+    // The slow parts start together: java, the web build, and the in-process services.
+    const dynamoP = startDynamo({ dataDir, port: ports.dynamodb, log });
+    dynamoP.catch(() => {}); // awaited below; keeps an early failure from being "unhandled"
+    const webBuildP = opts.buildWeb ? buildWebIfStale(log).catch((e: Error) => e) : Promise.resolve();
+    const sqsS3 = await startSqsS3({ dataDir, port: ports.fauxqs, log, allowOrigin: loopbackOrigin });
+    stops.push({ name: 'sqs/s3', stop: sqsS3.stop });
+    const cognito = await startCognito({ dataDir, port: ports.cognito, log, mailbox });
+    stops.push({ name: 'cognito', stop: cognito.stop });
+    const dynamo = await dynamoP.catch((e) => {
+      throw new Error(`DynamoDB Local did not start: ${(e as Error).message}`);
+    });
+    stops.push({ name: 'dynamodb', stop: dynamo.stop });
+    await ensureTable(dynamo.endpoint, TABLE_NAME, log);
+
+    const endpoints: Endpoints = {
+      webUrl: url(ports.web),
+      apiUrl: url(ports.api),
+      wsUrl: `ws://127.0.0.1:${ports.ws}`,
+      sandboxUrl: url(ports.sandbox),
+      cognito: { region: cognito.region, endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, userPoolClientId: cognito.userPoolClientId },
+      admin: { email: opts.adminEmail, password: opts.adminPassword },
+    };
+    // The functions' environment contract (functions/src/core/env.ts), set before any function module loads.
+    const env: Record<string, string> = {
+      AWS_REGION: 'us-east-1',
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_EC2_METADATA_DISABLED: 'true',
+      TABLE_NAME,
+      DYNAMODB_ENDPOINT: dynamo.endpoint,
+      SQS_ENDPOINT: sqsS3.endpoint,
+      S3_ENDPOINT: sqsS3.endpoint,
+      MEDIA_BUCKET,
+      USER_POOL_ID: cognito.userPoolId,
+      USER_POOL_CLIENT_ID: cognito.userPoolClientId,
+      COGNITO_ENDPOINT: cognito.endpoint,
+      JWT_ISSUER: cognito.issuer,
+      JWKS_URI: cognito.jwksUri,
+      WS_CALLBACK_URL: url(ports.wsManagement),
+      WEB_ORIGIN: endpoints.webUrl,
+      SANDBOX_URL: endpoints.sandboxUrl,
+    };
+    for (const q of manifestQueues) env[q.envVar] = sqsS3.queues[q.name].url;
+    Object.assign(process.env, env);
+
+    const sandbox = new SandboxServer(log);
+    sandbox.route('GET', '/mailbox/{email}', (req) => mailbox.for(req.params.email));
+    await sandbox.start(ports.sandbox);
+    stops.push({ name: 'sandbox', stop: () => sandbox.stop() });
+
+    const authorizer = new JwtAuthorizer(cognito.issuer, [cognito.userPoolClientId], cognito.jwksUri);
+    const gateway = await startGateway({ port: ports.api, routes, authorizer, allowOrigin: loopbackOrigin, log });
+    stops.push({ name: 'gateway', stop: gateway.stop });
+    const ws = await startWebSocket({ wsPort: ports.ws, mgmtPort: ports.wsManagement, log });
+    stops.push({ name: 'ws', stop: ws.stop });
+
+    const pollers = startPollers({
+      sqsEndpoint: sqsS3.endpoint,
+      queues: manifestQueues.map((def) => ({ def, url: sqsS3.queues[def.name].url, arn: sqsS3.queues[def.name].arn })),
+      log,
+    });
+    stops.push({ name: 'workers', stop: pollers.stop });
+    const sweeper = startSweeper({ rateMinutes: SWEEPER.rateMinutes, worker: SWEEPER.worker, log });
+    stops.push({ name: 'sweeper', stop: sweeper.stop });
+
+    const buildError = await webBuildP;
+    if (buildError instanceof Error) log('web', `!!! ${buildError.message}; serving whatever web/dist holds`);
+    const web = await startWebServer({
+      port: ports.web,
+      log,
+      config: () => ({ apiUrl: endpoints.apiUrl, wsUrl: endpoints.wsUrl, cognito: endpoints.cognito }),
+    });
+    stops.push({ name: 'web', stop: web.stop });
+
+    let seeded: LocalStack['seeded'];
+    if (opts.seed) seeded = await runSeed(opts.adminEmail, opts.adminPassword, log);
+
+    fs.writeFileSync(path.join(dataDir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
+    let stopped: Promise<void> | undefined;
+    return { endpoints, env, ports, sandbox, mailbox, seeded, stop: () => (stopped ??= stopAll()) };
+  } catch (e) {
+    await stopAll();
+    throw e;
+  }
+}
+
+async function runSeed(adminEmail: string, adminPassword: string, log: Log) {
+  const file = path.join(FUNCTIONS_SRC, 'services', 'seed.ts');
+  if (!fs.existsSync(file)) {
+    log('stack', `!!! ${path.relative(process.cwd(), file)} does not exist yet: nothing seeded, the super user cannot sign in`);
+    return undefined;
+  }
+  const mod = (await import(pathToFileURL(file).href)) as {
+    seedLocal: (a: { adminEmail: string; adminPassword: string }) => Promise<{ companyId: unknown; adminUserId: unknown }>;
+  };
+  const out = await mod.seedLocal({ adminEmail, adminPassword });
+  log('stack', `seed ok: company ${String(out.companyId)}, admin user ${String(out.adminUserId)}`);
+  return out;
+}

@@ -1,0 +1,65 @@
+import { startLocalStack } from './stack.ts';
+
+/*
+ * `npm start`: the whole product on loopback, one log stream prefixed per part. Ctrl-C or SIGTERM
+ * stops every part (DynamoDB Local persists each write under .local/dynamodb, so nothing is lost).
+ */
+const COLORS: Record<string, number> = {
+  dynamodb: 34, 'sqs/s3': 36, cognito: 35, gateway: 32, ws: 33, workers: 94, sweeper: 96, web: 92, sandbox: 95, stack: 37,
+};
+const tty = process.stdout.isTTY;
+const log = (part: string, line: string) => {
+  const tag = `[${part}]`;
+  process.stdout.write(`${tty ? `\x1b[${COLORS[part] ?? 37}m${tag}\x1b[0m` : tag} ${line}\n`);
+};
+
+const started = Date.now();
+let stack: Awaited<ReturnType<typeof startLocalStack>> | undefined;
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log('stack', `${signal}: stopping…`);
+  const force = setTimeout(() => {
+    log('stack', 'stop took too long; exiting');
+    process.exit(1);
+  }, 20_000);
+  await stack?.stop();
+  clearTimeout(force);
+  log('stack', 'stopped');
+  process.exit(0);
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+try {
+  stack = await startLocalStack({
+    dataDir: '.local',
+    ports: 'fixed',
+    buildWeb: true,
+    seed: true,
+    adminEmail: process.env.BALCAO_ADMIN_EMAIL ?? 'admin@balcao.local',
+    adminPassword: process.env.BALCAO_ADMIN_PASSWORD ?? 'Balcao123',
+    log,
+  });
+  if (stopping) await stack.stop();
+  const e = stack.endpoints;
+  log('stack', `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  process.stdout.write(
+    [
+      '',
+      `  Console      ${e.webUrl}`,
+      `  Sign in as   ${e.admin.email} / ${e.admin.password}`,
+      `  API          ${e.apiUrl}`,
+      `  WebSocket    ${e.wsUrl}`,
+      `  Sandbox      ${e.sandboxUrl}  (mailbox: ${e.sandboxUrl}/mailbox/{email})`,
+      `  Cognito      ${e.cognito.endpoint}  pool ${e.cognito.userPoolId}  client ${e.cognito.userPoolClientId}`,
+      `  Endpoints    .local/endpoints.json`,
+      '  Ctrl-C stops everything.',
+      '',
+    ].join('\n') + '\n',
+  );
+} catch (err) {
+  log('stack', `failed to start: ${(err as Error).stack ?? err}`);
+  process.exit(1);
+}
