@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { as, login, member, nextSecond, PASSWORD, socket, socketRefusal, tenant } from './client.js';
+
+describe('realtime channel', () => {
+  it('refuses a socket without a valid token or with an old session', async () => {
+    expect(await socketRefusal('garbage')).toBe(401);
+    const t = await tenant();
+    const agent = await member(t.admin);
+    await nextSecond();
+    await login(agent.email, PASSWORD);
+    expect(await socketRefusal(agent.token)).toBe(401);
+  });
+
+  it('delivers company events to that company only', async () => {
+    const a = await tenant();
+    const b = await tenant();
+    const wsA = await socket(a.adminToken);
+    const wsB = await socket(b.adminToken);
+    const created = await a.admin.post('/users', { name: 'Aparece', email: `ev${Date.now()}@e.test`, password: PASSWORD });
+    const frame = await wsA.waitFor(`company-${a.companyId}-user`, (d) => d.action === 'create' && d.user.id === created.body.id);
+    expect(frame.data.user).not.toHaveProperty('sub');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(wsB.frames.some((f) => f.event.startsWith(`company-${a.companyId}-`))).toBe(false);
+    wsA.close();
+    wsB.close();
+  });
+
+  it('marks presence with the socket and the heartbeat, and offline when the last socket closes', async () => {
+    const t = await tenant();
+    const agent = await member(t.admin);
+    await agent.api.del('/auth/logout');
+    const session = await (async () => {
+      await nextSecond();
+      return login(agent.email, PASSWORD);
+    })();
+    const adminWs = await socket(t.adminToken);
+    const ws = await socket(session.token);
+    ws.send({ action: 'userStatus' });
+    ws.send({ action: 'joinNotification' });
+    ws.send({ action: 'joinTickets', status: 'open' });
+    ws.send({ action: 'ping' });
+    expect((await as(session.token).get(`/users/${agent.id}`)).body.online).toBe(true);
+    ws.close();
+    await adminWs.waitFor(`company-${t.companyId}-user`, (d) => d.user?.id === agent.id && d.user.online === false);
+    expect((await t.admin.get(`/users/${agent.id}`)).body.online).toBe(false);
+    adminWs.close();
+  });
+});
