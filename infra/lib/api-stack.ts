@@ -1,0 +1,177 @@
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import {
+  CorsHttpMethod,
+  HttpApi,
+  HttpMethod,
+  HttpNoneAuthorizer,
+  HttpRoute,
+  HttpRouteKey,
+  HttpStage,
+  LogGroupLogDestination,
+} from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { routeHandlers, routeKey, routes, type RouteDef } from '../../functions/src/routes.js';
+import { COGNITO_ADMIN_ACTIONS, allowMedia, allowSend, allowTable } from './access.js';
+import type { AuthStack } from './auth-stack.js';
+import type { BalcaoConfig } from './config.js';
+import type { DataStack } from './data-stack.js';
+import { BalcaoFunction, type RuntimeContract } from './function.js';
+import { bucketName } from './names.js';
+import { ack } from './nag.js';
+import type { RealtimeStack } from './realtime-stack.js';
+
+/**
+ * What each router may touch beyond the default (table read/write and sending to the realtime queue).
+ * A router not listed here gets only the default: add a line when a domain needs more.
+ */
+export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[] }> = {
+  // Sign-in goes through InitiateAuth/ForgotPassword (public client calls); sign-out is an admin call.
+  auth: { cognitoAdmin: true },
+  // Users are created, renamed and deleted in Cognito by the API; their photos are media objects.
+  users: { cognitoAdmin: true, media: 'readwrite' },
+  // Sign-up (/companies/cadastro) and super-user company creation create the company's admin user.
+  companies: { cognitoAdmin: true },
+  media: { media: 'read' },
+};
+
+const DEFAULT_SEND = ['realtime'];
+
+export interface ApiStackProps extends StackProps {
+  config: BalcaoConfig;
+  data: DataStack;
+  auth: AuthStack;
+  realtime: RealtimeStack;
+  webOrigin: string;
+}
+
+/**
+ * The HTTP API of the route manifest: one Lambda per router `handler`, every route with its exact
+ * path, the Cognito JWT authorizer on 'user' routes, none on 'public' and 'connectionToken' routes
+ * (the handler checks the connection token), CORS for the console origin, throttling and access logs
+ * on the default stage.
+ */
+export class ApiStack extends Stack {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  readonly routers = new Map<string, BalcaoFunction>();
+  readonly routesByKey = new Map<string, HttpRoute>();
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { config, data, auth, realtime } = props;
+
+    this.api = new HttpApi(this, 'Http', {
+      apiName: `${config.prefix}-api`,
+      description: 'Balcão HTTP API (functions/src/routes.ts)',
+      createDefaultStage: false,
+      corsPreflight: {
+        allowOrigins: [props.webOrigin],
+        allowMethods: [
+          CorsHttpMethod.GET,
+          CorsHttpMethod.POST,
+          CorsHttpMethod.PUT,
+          CorsHttpMethod.PATCH,
+          CorsHttpMethod.DELETE,
+          CorsHttpMethod.OPTIONS,
+        ],
+        allowHeaders: ['authorization', 'content-type', 'x-requested-with'],
+        exposeHeaders: ['content-disposition'],
+        maxAge: Duration.hours(1),
+      },
+    });
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.stage = new HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: config.throttleRate, burstLimit: config.throttleBurst },
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            time: '$context.requestTime',
+            ip: '$context.identity.sourceIp',
+            method: '$context.httpMethod',
+            routeKey: '$context.routeKey',
+            path: '$context.path',
+            status: '$context.status',
+            protocol: '$context.protocol',
+            responseLength: '$context.responseLength',
+            latency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            authorizerError: '$context.authorizer.error',
+          }),
+        ),
+      },
+    });
+
+    const jwt = new HttpJwtAuthorizer('Cognito', auth.issuer, {
+      authorizerName: 'cognito',
+      jwtAudience: [auth.client.userPoolClientId],
+      identitySource: ['$request.header.Authorization'],
+    });
+    const none = new HttpNoneAuthorizer();
+
+    const contract: RuntimeContract = {
+      TABLE_NAME: data.table.tableName,
+      MEDIA_BUCKET: bucketName(config.prefix, 'media'),
+      USER_POOL_ID: auth.userPool.userPoolId,
+      USER_POOL_CLIENT_ID: auth.client.userPoolClientId,
+      WS_CALLBACK_URL: realtime.stage.callbackUrl,
+      WEB_ORIGIN: props.webOrigin,
+      LOG_LEVEL: config.logLevel,
+      queueUrls: data.queueUrls(),
+    };
+
+    const integrations = new Map<string, HttpLambdaIntegration>();
+    for (const handler of routeHandlers()) {
+      const fn = new BalcaoFunction(this, `Router-${handler}`, {
+        entry: `functions/src/http/${handler}/index.ts`,
+        description: `Balcão HTTP router ${handler}`,
+        contract,
+        // API Gateway gives up at 30 s; keep the function below it.
+        timeout: Duration.seconds(28),
+      });
+      const access = ROUTER_ACCESS[handler] ?? {};
+      allowTable(fn, data.table, 'readwrite');
+      allowSend(fn, (access.sendTo ?? DEFAULT_SEND).map((q) => data.queue(q).queue));
+      if (access.cognitoAdmin) fn.allow(COGNITO_ADMIN_ACTIONS, [auth.userPool.userPoolArn]);
+      if (access.media) allowMedia(fn, config.prefix, access.media);
+      this.routers.set(handler, fn);
+      integrations.set(handler, new HttpLambdaIntegration(`Integration-${handler}`, fn.fn));
+    }
+
+    for (const def of routes) {
+      const key = routeKey(def);
+      const route = new HttpRoute(this, `Route ${key.replace(/\//g, '|')}`, {
+        httpApi: this.api,
+        routeKey: HttpRouteKey.with(def.path, HttpMethod[def.method]),
+        integration: integrations.get(def.handler)!,
+        authorizer: def.auth === 'user' ? jwt : none,
+      });
+      if (def.auth !== 'user') ack(route, 'APIG4', publicRouteReason(def));
+      this.routesByKey.set(key, route);
+    }
+  }
+
+  /** Base URL of the API (config.json apiUrl), without the trailing slash. */
+  get apiUrl(): string {
+    return `https://${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`;
+  }
+}
+
+function publicRouteReason(def: RouteDef): string {
+  return def.auth === 'connectionToken'
+    ? `${routeKey(def)} is called by external systems with a WhatsApp connection token, which the handler verifies against the table.`
+    : `${routeKey(def)} is public by specification (sign-in, sign-up, password reset, public plan list or short-lived signed media reads).`;
+}
