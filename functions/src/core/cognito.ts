@@ -103,7 +103,8 @@ export const identityProvider = {
       if (!r?.AccessToken) throw new AppError(401, 'ERR_INVALID_CREDENTIALS', { message: 'Email ou senha incorreta!' });
       return { accessToken: r.AccessToken, idToken: r.IdToken, refreshToken: r.RefreshToken, expiresIn: r.ExpiresIn };
     } catch (err) {
-      if (err instanceof NotAuthorizedException || err instanceof UserNotFoundException) {
+      // The local stand-in answers a wrong password with InvalidPasswordException; Cognito with NotAuthorized.
+      if (err instanceof NotAuthorizedException || err instanceof UserNotFoundException || err instanceof InvalidPasswordException) {
         throw new AppError(401, 'ERR_INVALID_CREDENTIALS', { message: 'Email ou senha incorreta!' });
       }
       throw err;

@@ -1,9 +1,20 @@
 import { JwtRsaVerifier } from 'aws-jwt-verify';
+import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
+import type { Fetcher } from 'aws-jwt-verify/https';
 import { env } from './env.js';
 
 export type Claims = Record<string, unknown> & { sub: string };
 
 let verifier: ReturnType<typeof JwtRsaVerifier.create> | undefined;
+
+/** The library's own fetcher only speaks https; the local Cognito stand-in serves its JWKS over http. */
+const fetcher: Fetcher = {
+  async fetch(uri) {
+    const res = await fetch(uri, { signal: AbortSignal.timeout(3000) });
+    if (!res.ok) throw new Error(`JWKS fetch failed: ${res.status}`);
+    return res.arrayBuffer();
+  },
+};
 
 /**
  * Verifies a Cognito access or id token the way the HTTP API's JWT authorizer does (issuer,
@@ -11,11 +22,10 @@ let verifier: ReturnType<typeof JwtRsaVerifier.create> | undefined;
  * the public sign-in route that registers the session.
  */
 export async function verifyToken(token: string): Promise<Claims> {
-  verifier ??= JwtRsaVerifier.create({
-    issuer: env.jwtIssuer,
-    jwksUri: env.jwksUri,
-    audience: null,
-  });
+  verifier ??= JwtRsaVerifier.create(
+    { issuer: env.jwtIssuer, jwksUri: env.jwksUri, audience: null },
+    { jwksCache: new SimpleJwksCache({ fetcher }) },
+  );
   const payload = (await verifier.verify(token)) as Claims;
   const audience = (payload.client_id ?? payload.aud) as string | string[] | undefined;
   const audiences = Array.isArray(audience) ? audience : [audience];

@@ -49,6 +49,7 @@ export async function createCompany(input: unknown, opts: CreateCompanyOptions =
     throw new AppError(400, 'ERR_NO_PLAN_FOUND', { fields: [{ field: 'planId', message: 'ERR_NO_PLAN_FOUND' }] });
   });
   const adminPassword = opts.adminPassword ?? data.password;
+  if (await getItem(keys.uniqueCompanyEmail(data.email))) throw emailTaken();
   if (adminPassword && (await getItem(keys.uniqueEmail(data.email)))) {
     throw new AppError(409, 'ERR_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_EMAIL_ALREADY_EXISTS' }] });
   }

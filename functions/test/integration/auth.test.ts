@@ -57,7 +57,7 @@ describe('sign-in and sessions', () => {
       headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
       body: JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: endpoints().cognito.userPoolClientId, AuthParameters: { REFRESH_TOKEN: tokens.RefreshToken } }),
     });
-    const refreshed = (await res.json()).AuthenticationResult.AccessToken as string;
+    const refreshed = ((await res.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken;
     expect((await as(refreshed).get('/auth/me')).status).toBe(200);
     expect((await as(refreshed).post('/auth/refresh_token')).body.user.email).toBe(agent.email);
   });
@@ -107,7 +107,7 @@ describe('password reset', () => {
     const agent = await member(t.admin);
     const sent = await call('POST', `/forgetpassword/${encodeURIComponent(agent.email)}`);
     expect(sent.status).toBe(200);
-    const mail = await fetch(`${endpoints().sandboxUrl}/mailbox/${encodeURIComponent(agent.email)}`).then((r) => r.json());
+    const mail = (await fetch(`${endpoints().sandboxUrl}/mailbox/${encodeURIComponent(agent.email)}`).then((r) => r.json())) as { code: string }[];
     const code = mail[0].code as string;
     expect(code).toMatch(/^\d+$/);
     const weak = await call('POST', `/resetpasswords/${encodeURIComponent(agent.email)}/${code}/fraca`);

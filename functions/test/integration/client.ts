@@ -24,7 +24,7 @@ export interface Res<T = any> {
 export async function call<T = any>(method: string, path: string, opts: { token?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {}): Promise<Res<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  let body: BodyInit | undefined;
+  let body: FormData | string | undefined;
   if (opts.form) body = opts.form;
   else if (opts.body !== undefined) {
     headers['content-type'] = 'application/json';
