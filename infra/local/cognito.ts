@@ -204,6 +204,32 @@ export async function startCognito(opts: { dataDir: string; port: number; log: L
       }
       return;
     }
+    if (req.method === 'POST' && /\.(Admin)?InitiateAuth$/.test(target)) {
+      // Real pools (PreventUserExistenceErrors on) answer a wrong password or an unknown user with
+      // NotAuthorizedException "Incorrect username or password."; cognito-local does not.
+      res.setHeader('access-control-allow-origin', '*');
+      try {
+        const body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
+        const out = await call(target.split('.')[1], body);
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify(out, function (this: Record<string, unknown>, k, v) {
+          return this[k] instanceof Date ? Math.floor((this[k] as Date).getTime() / 1000) : v;
+        }));
+      } catch (e) {
+        const err = e as { code?: string; message?: string };
+        const known = e instanceof CognitoError;
+        let type = known ? err.code : 'InternalErrorException';
+        let message = err.message;
+        if (type === 'InvalidPasswordException' || type === 'UserNotFoundException') {
+          type = 'NotAuthorizedException';
+          message = 'Incorrect username or password.';
+        }
+        if (!known) opts.log('cognito', `!!! ${target}: ${(e as Error).stack ?? e}`);
+        res.writeHead(known ? 400 : 500, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify({ __type: type, message }));
+      }
+      return;
+    }
     app(req, res);
   });
   await listen(server, opts.port);

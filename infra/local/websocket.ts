@@ -167,10 +167,11 @@ export async function startWebSocket(opts: {
       return res.end();
     }
     if (req.method === 'GET') {
+      // Wire names are camelCase (the SDK maps them to ConnectedAt, Identity.SourceIp…).
       return sendJson(res, 200, {
-        ConnectedAt: c.connectedAt.toISOString(),
-        LastActiveAt: c.lastActiveAt.toISOString(),
-        Identity: { SourceIp: c.sourceIp, UserAgent: c.userAgent },
+        connectedAt: c.connectedAt.toISOString(),
+        lastActiveAt: c.lastActiveAt.toISOString(),
+        identity: { sourceIp: c.sourceIp, userAgent: c.userAgent },
       });
     }
     if (req.method === 'DELETE') {

@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+
+/*
+ * Three projects (issue 2 §8): `unit` (pure code), `cdk` (synthesised templates, slow but offline)
+ * and `stack` (integration and browser tests against ONE local stack started by the globalSetup).
+ * The CI machine has 2 cores: two workers overall, generous timeouts for the stack and CDK.
+ */
+export default defineConfig({
+  test: {
+    maxWorkers: 2,
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['shared/test/**/*.test.ts', 'functions/test/unit/**/*.test.ts', 'session-host/test/**/*.test.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'cdk',
+          environment: 'node',
+          include: ['infra/test/cdk/**/*.test.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
+        },
+      },
+      {
+        test: {
+          name: 'stack',
+          environment: 'node',
+          include: ['functions/test/integration/**/*.test.ts', 'web/e2e/**/*.test.ts', 'infra/test/local/**/*.test.ts'],
+          globalSetup: ['infra/test/local/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Retrying a stack test hides races instead of fixing them.
+          retry: 0,
+        },
+      },
+    ],
+  },
+});
