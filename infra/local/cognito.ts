@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
-import { closeServer, listen, readBody, type Log } from './http-util.ts';
+import { closeServer, listen, readBody, type Log } from './http-util.js';
 
 const require = createRequire(import.meta.url);
 // cognito-local has no exports map; its building blocks are reachable as CommonJS files.

@@ -12,8 +12,8 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { TABLE_DEFINITION } from '@balcao/functions/core/table-definition';
-import { onLines, type Log } from './http-util.ts';
-import { waitForPort } from './ports.ts';
+import { onLines, type Log } from './http-util.js';
+import { waitForPort } from './ports.js';
 
 const require = createRequire(import.meta.url);
 

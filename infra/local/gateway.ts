@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { RouteDef } from '@balcao/functions/routes';
-import { BodyTooLarge, closeServer, listen, readBody, sendJson, type Log } from './http-util.ts';
-import type { JwtAuthorizer } from './jwt.ts';
-import { httpModuleFile, lambdaContext, MissingModule, moduleLoader } from './functions-loader.ts';
+import { BodyTooLarge, closeServer, listen, readBody, sendJson, type Log } from './http-util.js';
+import type { JwtAuthorizer } from './jwt.js';
+import { httpModuleFile, lambdaContext, MissingModule, moduleLoader } from './functions-loader.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 export type HttpModuleLoader = (handler: string) => Promise<{ handler: Handler }>;

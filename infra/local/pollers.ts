@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message, type MessageAttributeValue } from '@aws-sdk/client-sqs';
 import type { QueueDef } from '@balcao/functions/workers/manifest';
-import type { Log } from './http-util.ts';
-import { lambdaContext, MissingModule, moduleLoader, workerModuleFile } from './functions-loader.ts';
+import type { Log } from './http-util.js';
+import { lambdaContext, MissingModule, moduleLoader, workerModuleFile } from './functions-loader.js';
 
-type WorkerHandler = (event: unknown, context: unknown) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | void | undefined>;
+type WorkerHandler = (event: any, context: any) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | void | undefined>;
 export type WorkerLoader = (worker: string) => Promise<{ handler: WorkerHandler }>;
 
 export interface PolledQueue {

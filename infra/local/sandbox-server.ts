@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { closeServer, listen, readBody, sendJson, type Log } from './http-util.ts';
+import { closeServer, listen, readBody, sendJson, type Log } from './http-util.js';
 
 export interface SandboxRequest {
   method: string;

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { FastifyInstance } from 'fastify';
 import { queues, type QueueDef } from '@balcao/functions/workers/manifest';
-import type { Log } from './http-util.ts';
+import type { Log } from './http-util.js';
 
 const require = createRequire(import.meta.url);
 // fauxqs exports only its "import" entry, so find the package folder along the resolution paths.
@@ -37,31 +37,31 @@ async function persistentS3Store(dir: string, log: Log) {
     path.join(dir, bucket, crypto.createHash('sha1').update(key).digest('hex'));
   class PersistentS3Store extends S3Store {
     loading = false;
-    override createBucket(name: string) {
+    createBucket(name: string) {
       super.createBucket(name);
       fs.mkdirSync(path.join(dir, name), { recursive: true });
     }
-    override putObject(bucket: string, key: string, body: Buffer, contentType?: string, metadata?: Record<string, string>) {
+    putObject(bucket: string, key: string, body: Buffer, contentType?: string, metadata?: Record<string, string>) {
       const obj = super.putObject(bucket, key, body, contentType, metadata);
       if (!this.loading) this.save(bucket, obj);
       return obj;
     }
-    override completeMultipartUpload(uploadId: string, parts: { partNumber: number; etag: string }[]) {
+    completeMultipartUpload(uploadId: string, parts: { partNumber: number; etag: string }[]) {
       const bucket: string | undefined = this.multipartUploads.get(uploadId)?.bucket;
       const obj = super.completeMultipartUpload(uploadId, parts);
       if (bucket) this.save(bucket, obj);
       return obj;
     }
-    override deleteObject(bucket: string, key: string) {
+    deleteObject(bucket: string, key: string) {
       super.deleteObject(bucket, key);
       this.remove(bucket, key);
     }
-    override deleteObjects(bucket: string, keys: string[]) {
+    deleteObjects(bucket: string, keys: string[]) {
       const deleted: string[] = super.deleteObjects(bucket, keys);
       for (const k of keys) this.remove(bucket, k);
       return deleted;
     }
-    override emptyBucket(name: string) {
+    emptyBucket(name: string) {
       super.emptyBucket(name);
       fs.rmSync(path.join(dir, name), { recursive: true, force: true });
       fs.mkdirSync(path.join(dir, name), { recursive: true });

@@ -1,4 +1,4 @@
-import { startLocalStack } from './stack.ts';
+import { startLocalStack } from './stack.js';
 
 /*
  * `npm start`: the whole product on loopback, one log stream prefixed per part. Ctrl-C or SIGTERM

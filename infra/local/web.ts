@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { closeServer, listen, onLines, sendJson, type Log } from './http-util.ts';
-import { REPO_ROOT } from './functions-loader.ts';
+import { closeServer, listen, onLines, sendJson, type Log } from './http-util.js';
+import { REPO_ROOT } from './functions-loader.js';
 
 const WEB = path.join(REPO_ROOT, 'web');
 export const WEB_DIST = path.join(WEB, 'dist');

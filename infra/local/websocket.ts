@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
-import { closeServer, listen, readBody, sendJson, type Log } from './http-util.ts';
-import { lambdaContext, moduleLoader, wsModuleFile } from './functions-loader.ts';
+import { closeServer, listen, readBody, sendJson, type Log } from './http-util.js';
+import { lambdaContext, moduleLoader, wsModuleFile } from './functions-loader.js';
 
 type WsHandler = (event: unknown, context: unknown) => Promise<{ statusCode?: number; body?: string } | void | undefined>;
 export interface WsModule {
@@ -62,7 +62,7 @@ export async function startWebSocket(opts: {
       apiId: 'local-ws',
     };
   };
-  const invoke = async (fn: keyof WsModule, event: { requestContext: { requestId: string } }) => {
+  const invoke = async (fn: keyof WsModule, event: { requestContext: { requestId: string; [k: string]: unknown }; [k: string]: unknown }) => {
     const mod = await load();
     if (typeof mod[fn] !== 'function') throw new Error(`functions/src/ws/index.ts exports no ${fn}()`);
     return mod[fn](event, lambdaContext(`balcao-ws-${fn}`, event.requestContext.requestId));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CognitoIdentityProviderClient, GetTokensFromRefreshTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
-import { cognitoCall, endpoints, mailbox, PASSWORD, signIn, uniqueEmail, waitForMail } from '../support/index.ts';
+import { cognitoCall, endpoints, mailbox, PASSWORD, signIn, uniqueEmail, waitForMail } from '../support/index.js';
 
 /** A user made straight in the pool (no API involved), password set as permanent. */
 async function poolUser() {
@@ -56,7 +56,7 @@ describe('local Cognito', () => {
 
   it('serves the JWKS under the issuer and lets the console origin call it', async () => {
     const e = endpoints();
-    const jwks = await (await fetch(`${e.cognito.endpoint}/${e.cognito.userPoolId}/.well-known/jwks.json`)).json();
+    const jwks: any = await (await fetch(`${e.cognito.endpoint}/${e.cognito.userPoolId}/.well-known/jwks.json`)).json();
     expect(jwks.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256' });
     const pre = await fetch(e.cognito.endpoint, { method: 'OPTIONS', headers: { origin: e.webUrl, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-amz-target' } });
     expect(pre.headers.get('access-control-allow-origin')).toBeTruthy();

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteDef } from '@balcao/functions/routes';
-import { startGateway } from '../../local/gateway.ts';
-import { JwtAuthorizer } from '../../local/jwt.ts';
-import { freePort } from '../../local/ports.ts';
-import { endpoints, signIn, type Tokens } from '../support/index.ts';
-import * as echo from './fixtures/echo-http.ts';
-import { foreignKey, signToken } from './tokens.ts';
+import { startGateway } from '../../local/gateway.js';
+import { JwtAuthorizer } from '../../local/jwt.js';
+import { freePort } from '../../local/ports.js';
+import { endpoints, signIn, type Tokens } from '../support/index.js';
+import * as echo from './fixtures/echo-http.js';
+import { foreignKey, signToken } from './tokens.js';
 
 const fixtureRoutes: RouteDef[] = [
   { method: 'GET', path: '/things/{id}', handler: 'echo', auth: 'user' },
@@ -74,7 +74,7 @@ describe('the local gateway: JWT authorizer', () => {
     for (const t of [tokens.accessToken, tokens.idToken]) {
       const res = await get('/things/42?x=1&x=2&y=%C3%A9', { ...bearer(t), cookie: 'c1=v1; c2=v2', 'X-Custom': 'Yes' });
       expect(res.status).toBe(201);
-      const ev = await res.json();
+      const ev: any = await res.json();
       expect(ev.version).toBe('2.0');
       expect(ev.routeKey).toBe('GET /things/{id}');
       expect(ev.rawPath).toBe('/things/42');
@@ -97,9 +97,9 @@ describe('the local gateway: JWT authorizer', () => {
   });
 
   it('matches static segments before parameters, greedy paths, and one trailing slash', async () => {
-    const list = await (await get('/things/list/', bearer(tokens.accessToken))).json();
+    const list: any = await (await get('/things/list/', bearer(tokens.accessToken))).json();
     expect(list.routeKey).toBe('GET /things/list');
-    const file = await (await get('/files/company1/photos/a%20b.png')).json();
+    const file: any = await (await get('/files/company1/photos/a%20b.png')).json();
     expect(file.routeKey).toBe('GET /files/{key+}');
     expect(file.pathParameters).toEqual({ key: 'company1/photos/a b.png' });
     expect((await get('/things')).status).toBe(404);
@@ -107,13 +107,13 @@ describe('the local gateway: JWT authorizer', () => {
   });
 
   it('passes JSON as text and multipart as base64, and refuses bodies over the limit', async () => {
-    const json = await (await fetch(`${gw.url}/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}' })).json();
+    const json: any = await (await fetch(`${gw.url}/things`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}' })).json();
     expect(json.body).toBe('{"a":"é"}');
     expect(json.isBase64Encoded).toBe(false);
     const form = new FormData();
     form.set('name', 'x');
     form.set('file', new Blob([new Uint8Array([0, 1, 2, 255])], { type: 'image/png' }), 'a.png');
-    const mp = await (await fetch(`${gw.url}/things`, { method: 'POST', body: form })).json();
+    const mp: any = await (await fetch(`${gw.url}/things`, { method: 'POST', body: form })).json();
     expect(mp.isBase64Encoded).toBe(true);
     expect(mp.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(Buffer.from(mp.body, 'base64').includes(Buffer.from([0, 1, 2, 255]))).toBe(true);
@@ -165,7 +165,7 @@ describe('the stack gateway', () => {
 
   it('serves the console config', async () => {
     const e = endpoints();
-    const cfg = await (await fetch(`${e.webUrl}/config.json`)).json();
+    const cfg: any = await (await fetch(`${e.webUrl}/config.json`)).json();
     expect(cfg).toEqual({ apiUrl: e.apiUrl, wsUrl: e.wsUrl, cognito: e.cognito });
   });
 });

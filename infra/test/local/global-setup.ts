@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startLocalStack, type Endpoints } from '../../local/stack.ts';
+import { startLocalStack, type Endpoints } from '../../local/stack.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

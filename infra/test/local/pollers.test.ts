@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { QueueDef } from '@balcao/functions/workers/manifest';
-import { startPollers, startSweeper } from '../../local/pollers.ts';
-import { stackEnv, uniq } from '../support/index.ts';
-import * as flaky from './fixtures/flaky-worker.ts';
+import { startPollers, startSweeper } from '../../local/pollers.js';
+import { stackEnv, uniq } from '../support/index.js';
+import * as flaky from './fixtures/flaky-worker.js';
 
 let sqs: SQSClient;
 beforeAll(() => {

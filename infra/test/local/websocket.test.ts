@@ -7,10 +7,10 @@ import {
   PostToConnectionCommand,
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import WebSocket from 'ws';
-import { freePort } from '../../local/ports.ts';
-import { startWebSocket } from '../../local/websocket.ts';
-import { endpoints, stackEnv, wsRefusal } from '../support/index.ts';
-import * as handlers from './fixtures/ws-handlers.ts';
+import { freePort } from '../../local/ports.js';
+import { startWebSocket } from '../../local/websocket.js';
+import { endpoints, stackEnv, wsRefusal } from '../support/index.js';
+import * as handlers from './fixtures/ws-handlers.js';
 
 const client = (endpoint: string) =>
   new ApiGatewayManagementApiClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
 import { inject } from 'vitest';
-import type { Endpoints } from '../../local/stack.ts';
+import type { Endpoints } from '../../local/stack.js';
 
 /*
  * Helpers for tests in the `stack` project (the stack itself is started by
@@ -72,7 +72,7 @@ export function api(token?: string) {
   const request = async <T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const headers: Record<string, string> = { ...opts.headers };
     if (token) headers.authorization = `Bearer ${token}`;
-    let body: BodyInit | undefined;
+    let body: RequestInit["body"];
     if (opts.form) body = opts.form;
     else if (opts.body !== undefined) {
       headers['content-type'] ??= 'application/json';
