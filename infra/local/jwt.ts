@@ -15,18 +15,28 @@ export class JwtAuthorizer {
     private jwksUri: string,
   ) {}
 
+  private fetching: Promise<void> | undefined;
+
   private async key(kid: string) {
-    let k = this.keys.get(kid);
-    // Refetch on an unknown kid, but not more than every 5 s (a flood of forged kids must not hammer JWKS).
-    if (!k && Date.now() - this.lastFetch > 5000) {
-      this.lastFetch = Date.now();
-      const res = await fetch(this.jwksUri);
-      if (!res.ok) throw new Error(`JWKS ${res.status}`);
-      const { keys } = (await res.json()) as { keys: (crypto.JsonWebKey & { kid: string })[] };
-      for (const j of keys) this.keys.set(j.kid, crypto.createPublicKey({ key: j, format: 'jwk' }));
-      k = this.keys.get(kid);
+    if (!this.keys.has(kid)) {
+      // Concurrent requests share one JWKS fetch; an unknown kid refetches at most every 5 s so a
+      // flood of forged kids cannot hammer the JWKS endpoint.
+      if (!this.fetching && Date.now() - this.lastFetch > 5000) {
+        this.lastFetch = Date.now();
+        this.fetching = (async () => {
+          const res = await fetch(this.jwksUri);
+          if (!res.ok) throw new Error(`JWKS ${res.status}`);
+          const { keys } = (await res.json()) as { keys: (crypto.JsonWebKey & { kid: string })[] };
+          for (const j of keys) this.keys.set(j.kid, crypto.createPublicKey({ key: j, format: 'jwk' }));
+        })().finally(() => (this.fetching = undefined));
+      }
+      if (this.fetching) {
+        await this.fetching.catch(() => {
+          this.lastFetch = 0; // a failed fetch must not block the next attempt
+        });
+      }
     }
-    return k;
+    return this.keys.get(kid);
   }
 
   /** Returns the claims, or throws with the reason. */

@@ -96,6 +96,13 @@ describe('the local gateway: JWT authorizer', () => {
     expect(res.headers.getSetCookie()).toEqual(['a=1; Path=/', 'b=2; Path=/']);
   });
 
+  it('shares one JWKS fetch between concurrent first requests', async () => {
+    const e = endpoints();
+    const fresh = new JwtAuthorizer(issuer, [e.cognito.userPoolClientId], `${issuer}/.well-known/jwks.json`);
+    const all = await Promise.all(Array.from({ length: 6 }, () => fresh.verify(tokens.accessToken)));
+    expect(all.every((c) => c.iss === issuer)).toBe(true);
+  });
+
   it('matches static segments before parameters, greedy paths, and one trailing slash', async () => {
     const list: any = await (await get('/things/list/', bearer(tokens.accessToken))).json();
     expect(list.routeKey).toBe('GET /things/list');

@@ -43,6 +43,10 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stack.stop();
     fs.closeSync(logFile);
+    // The data directory goes away; the log of the last run stays for post-mortems.
+    const last = path.join(os.tmpdir(), 'balcao-test-stack-last.log');
+    fs.copyFileSync(path.join(dataDir, 'stack.log'), last);
+    process.stderr.write(`[stack] stopped; log kept at ${last}\n`);
     if (!process.env.BALCAO_KEEP_STACK) fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
