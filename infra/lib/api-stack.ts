@@ -29,13 +29,13 @@ import type { RealtimeStack } from './realtime-stack.js';
  * A router not listed here gets only the default: add a line when a domain needs more.
  */
 export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[] }> = {
-  // Sign-in goes through InitiateAuth/ForgotPassword (public client calls); sign-out is an admin call.
-  auth: { cognitoAdmin: true },
+  // Sign-in goes through InitiateAuth/ForgotPassword (public client calls); /auth/me returns the user
+  // with a presigned photo URL, which only works if the signer may read the object.
+  auth: { cognitoAdmin: true, media: 'read' },
   // Users are created, renamed and deleted in Cognito by the API; their photos are media objects.
   users: { cognitoAdmin: true, media: 'readwrite' },
-  // Sign-up (/companies/cadastro) and super-user company creation create the company's admin user.
-  companies: { cognitoAdmin: true },
-  media: { media: 'read' },
+  // Sign-up (/companies/cadastro) and super-user company administration create and remove users.
+  companies: { cognitoAdmin: true, media: 'readwrite' },
 };
 
 const DEFAULT_SEND = ['realtime'];

@@ -4,7 +4,7 @@ import { LogGroupLogDestination, WebSocketApi, WebSocketStage } from 'aws-cdk-li
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { allowManageConnections, allowSend, allowTable } from './access.js';
+import { allowManageConnections, allowMedia, allowSend, allowTable } from './access.js';
 import type { AuthStack } from './auth-stack.js';
 import type { BalcaoConfig } from './config.js';
 import type { DataStack } from './data-stack.js';
@@ -94,6 +94,8 @@ export class RealtimeStack extends Stack {
       // Connection and room items (with TTL) live in the table; presence changes are published.
       allowTable(f, data.table, 'readwrite');
       allowSend(f, [realtimeQueue]);
+      // Presence events carry the user with a presigned photo URL.
+      allowMedia(f, config.prefix, 'read');
       return f;
     };
     const connect = socketFn('connect', 'Balcão WebSocket $connect (verifies ?token=)');

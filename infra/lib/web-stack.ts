@@ -128,11 +128,18 @@ export interface WebContentStackProps extends StackProps {
  * deployed (and nothing else in the bucket is touched).
  */
 export class WebContentStack extends Stack {
+  /** The content of config.json (with tokens until deployment). */
+  readonly runtimeConfig: {
+    apiUrl: string;
+    wsUrl: string;
+    cognito: { region: string; endpoint: string; userPoolId: string; userPoolClientId: string };
+  };
+
   constructor(scope: Construct, id: string, props: WebContentStackProps) {
     super(scope, id, props);
     const { config, web } = props;
 
-    const runtimeConfig = {
+    const runtimeConfig = (this.runtimeConfig = {
       apiUrl: props.apiUrl,
       wsUrl: props.wsUrl,
       cognito: {
@@ -141,7 +148,7 @@ export class WebContentStack extends Stack {
         userPoolId: props.userPoolId,
         userPoolClientId: props.userPoolClientId,
       },
-    };
+    });
     // The bucket is named deterministically, so it is referenced by name (no export on the bucket).
     const site = Bucket.fromBucketName(this, 'Site', bucketName(config.prefix, 'web'));
     const sources = [Source.jsonData('config.json', runtimeConfig)];

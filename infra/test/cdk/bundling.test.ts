@@ -1,0 +1,42 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { afterAll, expect, it } from 'vitest';
+import { SWEEPER } from '../../../functions/src/workers/manifest.js';
+import { BalcaoFunction } from '../../lib/function.js';
+
+const outdir = mkdtempSync(join(tmpdir(), 'balcao-bundle-'));
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+// The stack tests skip bundling for speed; this one really runs esbuild on one entry (the sweeper,
+// which pulls in the table, queue and shared code) with the production options.
+it('bundles a function as minified ESM with the createRequire banner and a source map', () => {
+  const app = new App({ outdir });
+  const stack = new Stack(app, 'Bundle');
+  new BalcaoFunction(stack, 'Sweeper', {
+    entry: `functions/src/workers/${SWEEPER.worker}.ts`,
+    description: 'bundling test',
+    contract: {
+      TABLE_NAME: 't',
+      MEDIA_BUCKET: 'b',
+      USER_POOL_ID: 'p',
+      USER_POOL_CLIENT_ID: 'c',
+      WS_CALLBACK_URL: 'https://example.invalid/live',
+      WEB_ORIGIN: 'https://example.invalid',
+      LOG_LEVEL: 'info',
+      queueUrls: {},
+    },
+  });
+  const assembly = app.synth();
+  const dirs = readdirSync(assembly.directory).filter((d) => d.startsWith('asset.') && existsSync(join(assembly.directory, d, 'index.mjs')));
+  expect(dirs).toHaveLength(1);
+  const dir = join(assembly.directory, dirs[0]);
+  const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+  expect(code.startsWith("import { createRequire as __balcaoCreateRequire } from 'module'")).toBe(true);
+  expect(code).toMatch(/export\s*\{[^}]*\bhandler\b/);
+  // Minified: lines are long (only string literals keep their newlines).
+  expect(code.length / code.split('\n').length).toBeGreaterThan(1000);
+  expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+  expect(code).toContain('//# sourceMappingURL=index.mjs.map');
+}, 120_000);

@@ -1,0 +1,432 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
+import type { CfnResource } from 'aws-cdk-lib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLE_DEFINITION } from '../../../functions/src/core/table-definition.js';
+import { routeHandlers, routeKey, routes } from '../../../functions/src/routes.js';
+import { queues, SWEEPER } from '../../../functions/src/workers/manifest.js';
+import { readConfig, REPO_ROOT } from '../../lib/config.js';
+import type { BalcaoFunction } from '../../lib/function.js';
+import { nagViolations, synthAll, type Synthesised } from './synth.js';
+
+// Every function must receive the environment contract of functions/src/core/env.ts.
+const CONTRACT_KEYS = [
+  'TABLE_NAME',
+  'MEDIA_BUCKET',
+  'USER_POOL_ID',
+  'USER_POOL_CLIENT_ID',
+  'WS_CALLBACK_URL',
+  'WEB_ORIGIN',
+  'LOG_LEVEL',
+  ...queues.map((q) => q.envVar),
+];
+
+let s: Synthesised;
+beforeAll(() => {
+  s = synthAll();
+});
+
+const logicalId = (c: { node: { defaultChild?: unknown } } | CfnResource) => {
+  const cfn = ('cfnResourceType' in c ? c : c.node.defaultChild) as CfnResource;
+  return Stack.of(cfn).getLogicalId(cfn);
+};
+const fnLogicalId = (f: BalcaoFunction) => logicalId(f.fn);
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string }>;
+const resources = (t: Template, type: string): Resources => t.findResources(type) as Resources;
+
+describe('data stack', () => {
+  it('has the single table of TABLE_DEFINITION: keys, three GSIs, TTL, on-demand, PITR, protected', () => {
+    const t = s.templates.data;
+    t.resourceCountIs('AWS::DynamoDB::Table', 1);
+    t.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        KeySchema: [
+          { AttributeName: TABLE_DEFINITION.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_DEFINITION.sortKey, KeyType: 'RANGE' },
+        ],
+        BillingMode: 'PAY_PER_REQUEST',
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        DeletionProtectionEnabled: true,
+        TimeToLiveSpecification: { AttributeName: TABLE_DEFINITION.timeToLiveAttribute, Enabled: true },
+      }),
+    });
+    const [table] = Object.values(resources(t, 'AWS::DynamoDB::Table'));
+    const gsis = table.Properties.GlobalSecondaryIndexes as any[];
+    expect(gsis.map((g) => g.IndexName)).toEqual(['GSI1', 'GSI2', 'GSI3']);
+    for (const def of TABLE_DEFINITION.globalSecondaryIndexes) {
+      const gsi = gsis.find((g) => g.IndexName === def.indexName);
+      expect(gsi.KeySchema).toEqual([
+        { AttributeName: def.partitionKey, KeyType: 'HASH' },
+        { AttributeName: def.sortKey, KeyType: 'RANGE' },
+      ]);
+      expect(gsi.Projection).toEqual({ ProjectionType: 'ALL' });
+    }
+    const attrs = (table.Properties.AttributeDefinitions as any[]).map((a) => `${a.AttributeName}:${a.AttributeType}`).sort();
+    expect(attrs).toEqual(['GSI1PK:S', 'GSI1SK:S', 'GSI2PK:S', 'GSI2SK:S', 'GSI3PK:S', 'GSI3SK:S', 'PK:S', 'SK:S']);
+  });
+
+  it('keeps media in an encrypted, private, SSL-only bucket with CORS for the console origin', () => {
+    const t = s.templates.data;
+    t.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        BucketName: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('^balcao-prod-media-')])] }),
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        CorsConfiguration: {
+          CorsRules: [
+            Match.objectLike({
+              AllowedMethods: ['GET', 'PUT', 'HEAD'],
+              AllowedOrigins: [Match.anyValue()],
+            }),
+          ],
+        },
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } })]),
+        },
+      }),
+    });
+    // enforceSSL: a Deny on aws:SecureTransport=false for every bucket.
+    const policies = Object.values(resources(t, 'AWS::S3::BucketPolicy'));
+    expect(policies.length).toBeGreaterThanOrEqual(2);
+    for (const p of policies) {
+      expect(JSON.stringify(p.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+
+  it('gives every manifest queue an encrypted DLQ through a redrive policy with its maxReceiveCount', () => {
+    const t = s.templates.data;
+    const all = resources(t, 'AWS::SQS::Queue');
+    expect(Object.keys(all)).toHaveLength(queues.length * 2);
+    for (const def of queues) {
+      const dlqId = logicalId(s.stacks.data.queue(def.name).dlq);
+      const qId = logicalId(s.stacks.data.queue(def.name).queue);
+      const q = all[qId].Properties;
+      expect(q.RedrivePolicy).toEqual({
+        deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+        maxReceiveCount: def.maxReceiveCount,
+      });
+      expect(q.VisibilityTimeout).toBe(def.visibilityTimeoutSeconds);
+      expect(q.SqsManagedSseEnabled).toBe(true);
+      expect(all[dlqId].Properties.SqsManagedSseEnabled).toBe(true);
+      expect(Boolean(q.FifoQueue)).toBe(def.fifo);
+    }
+  });
+});
+
+describe('auth stack', () => {
+  it('has the spec password policy, e-mail sign-in, admin-only sign-up and e-mail recovery', () => {
+    s.templates.auth.hasResourceProperties('AWS::Cognito::UserPool', {
+      UsernameAttributes: ['email'],
+      Policies: {
+        PasswordPolicy: Match.objectLike({
+          MinimumLength: 8,
+          RequireUppercase: true,
+          RequireLowercase: true,
+          RequireNumbers: true,
+          RequireSymbols: false,
+        }),
+      },
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'verified_email', Priority: 1 }] },
+    });
+  });
+
+  it('has a public app client with USER_PASSWORD_AUTH and refresh', () => {
+    s.templates.auth.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+    });
+    const [client] = Object.values(resources(s.templates.auth, 'AWS::Cognito::UserPoolClient'));
+    expect(client.Properties.ExplicitAuthFlows).not.toContain('ALLOW_USER_SRP_AUTH');
+  });
+});
+
+describe('api stack', () => {
+  const routeResources = () => Object.values(resources(s.templates.api, 'AWS::ApiGatewayV2::Route'));
+
+  it('has one router function per manifest handler', () => {
+    expect([...s.stacks.api.routers.keys()].sort()).toEqual(routeHandlers().sort());
+  });
+
+  it('wires every manifest route with its exact path, its authorization and its router', () => {
+    const t = s.templates.api;
+    const authorizers = Object.entries(resources(t, 'AWS::ApiGatewayV2::Authorizer'));
+    expect(authorizers).toHaveLength(1);
+    const [authorizerId, authorizer] = authorizers[0];
+    expect(authorizer.Properties.AuthorizerType).toBe('JWT');
+    expect(authorizer.Properties.IdentitySource).toEqual(['$request.header.Authorization']);
+    expect(JSON.stringify(authorizer.Properties.JwtConfiguration.Issuer)).toContain('https://cognito-idp.');
+    expect(authorizer.Properties.JwtConfiguration.Audience).toHaveLength(1);
+
+    const integrations = resources(t, 'AWS::ApiGatewayV2::Integration');
+    const byKey = new Map(routeResources().map((r) => [r.Properties.RouteKey as string, r.Properties]));
+    expect(byKey.size).toBe(routes.length);
+
+    for (const def of routes) {
+      const key = routeKey(def);
+      const route = byKey.get(key);
+      expect(route, key).toBeDefined();
+      if (def.auth === 'user') {
+        expect(route!.AuthorizationType, key).toBe('JWT');
+        expect(route!.AuthorizerId, key).toEqual({ Ref: authorizerId });
+      } else {
+        expect(route!.AuthorizationType, key).toBe('NONE');
+        expect(route!.AuthorizerId, key).toBeUndefined();
+      }
+      // Target is "integrations/<Ref integration>"; that integration invokes the handler's function.
+      const integrationId = route!.Target['Fn::Join'][1][1].Ref as string;
+      const integration = integrations[integrationId].Properties;
+      expect(integration.IntegrationType).toBe('AWS_PROXY');
+      expect(integration.PayloadFormatVersion).toBe('2.0');
+      expect(integration.IntegrationUri, key).toEqual({
+        'Fn::GetAtt': [fnLogicalId(s.stacks.api.routers.get(def.handler)!), 'Arn'],
+      });
+    }
+  });
+
+  it('keeps parameterised paths verbatim ({id}, several parameters, greedy {key+})', () => {
+    const keys = routeResources().map((r) => r.Properties.RouteKey);
+    const parameterised = routes.filter((r) => r.path.includes('{'));
+    expect(parameterised.length).toBeGreaterThan(0);
+    for (const r of parameterised) expect(keys).toContain(routeKey(r));
+  });
+
+  it('throttles and logs the default stage, and allows the console origin', () => {
+    const t = s.templates.api;
+    t.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+    });
+    t.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: Match.objectLike({
+        AllowOrigins: [Match.anyValue()],
+        AllowHeaders: Match.arrayWith(['authorization', 'content-type']),
+      }),
+    });
+  });
+
+  it('grants Cognito admin actions only to the routers that manage users', () => {
+    const t = s.templates.api;
+    const policies = Object.values(resources(t, 'AWS::IAM::Policy'));
+    for (const [handler, fn] of s.stacks.api.routers) {
+      const roleId = logicalId(fn.role);
+      const doc = JSON.stringify(policies.filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId)).map((p) => p.Properties.PolicyDocument));
+      expect(doc.includes('cognito-idp:AdminCreateUser'), handler).toBe(['auth', 'users', 'companies'].includes(handler));
+      expect(doc, handler).toContain('dynamodb:Query');
+      expect(doc, handler).toContain('sqs:SendMessage');
+      expect(doc, handler).not.toContain('dynamodb:Scan');
+      expect(doc, handler).not.toContain('execute-api:ManageConnections');
+    }
+  });
+});
+
+describe('realtime stack', () => {
+  it('routes $connect (no authorizer), $disconnect and $default to the socket handlers', () => {
+    const t = s.templates.realtime;
+    t.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'WEBSOCKET',
+      RouteSelectionExpression: '$request.body.action',
+    });
+    const routesByKey = new Map(
+      Object.values(resources(t, 'AWS::ApiGatewayV2::Route')).map((r) => [r.Properties.RouteKey, r.Properties]),
+    );
+    expect([...routesByKey.keys()].sort()).toEqual(['$connect', '$default', '$disconnect']);
+    expect(routesByKey.get('$connect')!.AuthorizationType ?? 'NONE').toBe('NONE');
+
+    const integrations = resources(t, 'AWS::ApiGatewayV2::Integration');
+    const functions = resources(t, 'AWS::Lambda::Function');
+    const handlerOf = (routeKey: string) => {
+      const integrationId = routesByKey.get(routeKey)!.Target['Fn::Join'][1][1].Ref as string;
+      const uri = JSON.stringify(integrations[integrationId].Properties.IntegrationUri);
+      const fnId = Object.keys(functions).find((id) => uri.includes(`"${id}"`));
+      return functions[fnId!].Properties.Handler;
+    };
+    expect(handlerOf('$connect')).toBe('index.connect');
+    expect(handlerOf('$disconnect')).toBe('index.disconnect');
+    expect(handlerOf('$default')).toBe('index.message');
+  });
+
+  it('has a throttled, logged stage whose callback URL is WS_CALLBACK_URL', () => {
+    const t = s.templates.realtime;
+    t.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: 'live',
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: Match.objectLike({ Format: Match.stringLikeRegexp('connectionId') }),
+    });
+    const [fanout] = [s.stacks.realtime.fanout.fn];
+    const fn = resources(t, 'AWS::Lambda::Function')[fnLogicalId(fanout)].Properties;
+    const url = JSON.stringify(fn.Environment.Variables.WS_CALLBACK_URL);
+    expect(url).toContain('https://');
+    expect(url).toContain('.execute-api.');
+    expect(url).toContain('/live');
+  });
+
+  it('feeds the fan-out worker from the realtime queue and lets it manage connections', () => {
+    const t = s.templates.realtime;
+    const def = queues.find((q) => q.name === 'realtime')!;
+    t.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: def.batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      FunctionName: { Ref: fnLogicalId(s.stacks.realtime.fanout.fn) },
+    });
+    const roleId = logicalId(s.stacks.realtime.fanout.fn.role);
+    const doc = JSON.stringify(
+      Object.values(resources(t, 'AWS::IAM::Policy'))
+        .filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))
+        .map((p) => p.Properties.PolicyDocument),
+    );
+    expect(doc).toContain('execute-api:ManageConnections');
+    expect(doc).toContain('/live/*/@connections/*');
+    expect(doc).toContain('sqs:ReceiveMessage');
+  });
+});
+
+describe('workers stack', () => {
+  it('consumes every manifest queue with its batch size and partial batch failures', () => {
+    const mappings = [
+      ...Object.values(resources(s.templates.realtime, 'AWS::Lambda::EventSourceMapping')),
+      ...Object.values(resources(s.templates.workers, 'AWS::Lambda::EventSourceMapping')),
+    ];
+    expect(mappings).toHaveLength(queues.length);
+    for (const def of queues) {
+      const m = mappings.find((x) => JSON.stringify(x.Properties.EventSourceArn).includes(logicalId(s.stacks.data.queue(def.name).queue)));
+      expect(m, def.name).toBeDefined();
+      expect(m!.Properties.BatchSize).toBe(def.batchSize);
+      expect(m!.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    }
+  });
+
+  it('runs the sweeper on an EventBridge rate(1 minute) rule', () => {
+    expect(SWEEPER.rateMinutes).toBe(1);
+    s.templates.workers.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnLogicalId(s.stacks.workers.sweeper), 'Arn'] } })],
+    });
+  });
+
+  it('alarms on the visible messages of every DLQ', () => {
+    const alarms = Object.values(resources(s.templates.workers, 'AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(queues.length);
+    for (const a of alarms) {
+      expect(a.Properties.MetricName).toBe('ApproximateNumberOfMessagesVisible');
+      expect(a.Properties.Namespace).toBe('AWS/SQS');
+      expect(a.Properties.Threshold).toBe(1);
+      expect(a.Properties.AlarmActions).toHaveLength(1);
+    }
+  });
+});
+
+describe('every Lambda', () => {
+  it('runs Node 22 on arm64 with tracing, its own log group and the environment contract', () => {
+    const stacks = ['realtime', 'api', 'workers'] as const;
+    let count = 0;
+    for (const name of stacks) {
+      const fns = resources(s.templates[name], 'AWS::Lambda::Function');
+      for (const [id, fn] of Object.entries(fns)) {
+        const p = fn.Properties;
+        expect(p.Runtime, id).toBe('nodejs22.x');
+        expect(p.Architectures, id).toEqual(['arm64']);
+        expect(p.TracingConfig, id).toEqual({ Mode: 'Active' });
+        expect(p.LoggingConfig?.LogGroup, id).toBeDefined();
+        expect(Object.keys(p.Environment.Variables), id).toEqual(expect.arrayContaining(CONTRACT_KEYS));
+        expect(p.Environment.Variables.JWT_ISSUER, id).toBeUndefined();
+        count++;
+      }
+      s.templates[name].allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    }
+    // 3 socket handlers + fan-out + routers + queue workers + sweeper
+    expect(count).toBe(3 + 1 + routeHandlers().length + (queues.length - 1) + 1);
+  });
+
+  it('uses no AWS managed policy on its role', () => {
+    for (const name of ['realtime', 'api', 'workers'] as const) {
+      for (const role of Object.values(resources(s.templates[name], 'AWS::IAM::Role'))) {
+        expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe('sessions stack', () => {
+  it('runs the session host image on Fargate with a /health check and the data grants', () => {
+    const t = s.templates.sessions;
+    t.resourceCountIs('AWS::ECS::Service', 1);
+    t.hasResourceProperties('AWS::ECS::Cluster', {
+      ClusterSettings: [{ Name: 'containerInsights', Value: 'enabled' }],
+    });
+    const [task] = Object.values(resources(t, 'AWS::ECS::TaskDefinition'));
+    const [container] = task.Properties.ContainerDefinitions;
+    expect(JSON.stringify(container.HealthCheck.Command)).toContain('/health');
+    expect(JSON.stringify(container.Image)).toContain('cdk-hnb659fds-container-assets');
+    const envNames = (container.Environment as { Name: string }[]).map((e) => e.Name);
+    expect(envNames).toEqual(expect.arrayContaining(['TABLE_NAME', 'MEDIA_BUCKET', 'LOG_LEVEL', ...queues.map((q) => q.envVar)]));
+    expect(existsSync(join(REPO_ROOT, 'session-host/Dockerfile'))).toBe(true);
+    const taskPolicy = JSON.stringify(Object.values(resources(t, 'AWS::IAM::Policy')).map((p) => p.Properties.PolicyDocument));
+    expect(taskPolicy).toContain('dynamodb:PutItem');
+    expect(taskPolicy).toContain('sqs:SendMessage');
+    t.hasResourceProperties('AWS::EC2::FlowLog', { TrafficType: 'ALL' });
+  });
+});
+
+describe('web stacks', () => {
+  it('serves a private bucket through CloudFront with OAC and the SPA fallback', () => {
+    const t = s.templates.web;
+    t.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    t.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultRootObject: 'index.html',
+        CustomErrorResponses: Match.arrayWith([
+          Match.objectLike({ ErrorCode: 403, ResponseCode: 200, ResponsePagePath: '/index.html' }),
+          Match.objectLike({ ErrorCode: 404, ResponseCode: 200, ResponsePagePath: '/index.html' }),
+        ]),
+        CacheBehaviors: [Match.objectLike({ PathPattern: '/config.json' })],
+      }),
+    });
+  });
+
+  it('deploys config.json with the API, WebSocket and Cognito settings', () => {
+    const stack = s.stacks.webContent;
+    const cfg = stack.resolve(stack.runtimeConfig);
+    expect(Object.keys(cfg).sort()).toEqual(['apiUrl', 'cognito', 'wsUrl']);
+    expect(Object.keys(cfg.cognito).sort()).toEqual(['endpoint', 'region', 'userPoolClientId', 'userPoolId']);
+    expect(JSON.stringify(cfg.cognito.endpoint)).toContain('https://cognito-idp.');
+    expect(JSON.stringify(cfg.wsUrl)).toContain('wss://');
+    s.templates.webContent.resourceCountIs('Custom::CDKBucketDeployment', 1);
+  });
+
+  it('refuses to synthesise without the console build, naming the command to run', () => {
+    const app = new App({ context: { webDist: 'no-such-dist' } });
+    expect(() => readConfig(app.node)).toThrow(/npm run build -w web/);
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('leaves no unacknowledged finding', () => {
+    expect(nagViolations(s.app)).toEqual([]);
+  });
+
+  it('leaves no error or warning annotation on any stack', () => {
+    const { config: _c, ...stacks } = s.stacks;
+    for (const stack of Object.values(stacks)) {
+      expect(Annotations.fromStack(stack).findError('*', Match.anyValue()), stack.stackName).toEqual([]);
+      expect(
+        Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*')),
+        stack.stackName,
+      ).toEqual([]);
+    }
+  });
+});
