@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
-import { ThemeProvider, createTheme, type ColorMode } from '@aws-amplify/ui-react';
+import { ThemeProvider, createTheme, defaultDarkModeOverride, type ColorMode } from '@aws-amplify/ui-react';
 
 type Mode = 'light' | 'dark';
 const ModeContext = createContext<{ mode: Mode; toggle: () => void }>({ mode: 'light', toggle: () => {} });
@@ -7,6 +7,7 @@ export const useColorMode = () => useContext(ModeContext);
 
 const theme = createTheme({
   name: 'balcao',
+  overrides: [defaultDarkModeOverride],
   tokens: {
     colors: {
       brand: {

@@ -113,7 +113,6 @@ export default function Users() {
             type="search"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            innerStartComponent={<span className="input-icon"><Icon name="search" size={18} /></span>}
           />
           <Button variation="primary" onClick={() => setDialog({ userId: null })}>
             {t('users.add')}

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { endpoints, ownSuperUser, tenant, uniq } from './support/stack.js';
+
+let browser: Browser;
+let t: Awaited<ReturnType<typeof tenant>>;
+const web = () => endpoints().webUrl;
+
+beforeAll(async () => {
+  browser = await launch();
+  t = await tenant();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function adminPage(): Promise<Page> {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  await signInUi(page, web(), t.admin.email, t.admin.password);
+  return page;
+}
+
+describe('users page', () => {
+  it('creates, edits and deletes a user through the dialog', async () => {
+    const page = await adminPage();
+    await page.goto(`${web()}/users`);
+    await page.getByRole('heading', { name: 'Usuários' }).waitFor();
+    const name = uniq('Maria ');
+    const email = `${uniq('maria')}@empresa.test`;
+
+    await page.getByRole('button', { name: 'Adicionar usuário' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await dialog.getByText('Required').first().waitFor();
+    await dialog.getByLabel('Nome', { exact: true }).fill(name);
+    await dialog.getByLabel('Email', { exact: true }).fill(email);
+    await dialog.getByLabel('Senha', { exact: true }).fill('Senha1234');
+    expect(await dialog.getByRole('combobox', { name: 'Perfil' }).inputValue()).toBe('Nível 1');
+    await dialog.getByRole('combobox', { name: 'Perfil' }).selectOption('Nível 2');
+    await screenshot(page, 'users-dialog-light-wide');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Usuário salvo com sucesso.').waitFor();
+    const row = page.locator('tr', { hasText: email });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Nível 2');
+
+    const renamed = `${name} Silva`;
+    await page.getByRole('button', { name: `Editar ${name}` }).click();
+    await dialog.getByLabel('Nome', { exact: true }).fill(renamed);
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.locator('tr', { hasText: renamed }).waitFor();
+
+    // The search (debounced) narrows the list.
+    await page.getByRole('searchbox').fill(renamed.toLowerCase());
+    await expect.poll(() => page.locator('tbody tr').count(), { timeout: 10_000 }).toBe(1);
+
+    await page.getByRole('button', { name: `Excluir ${renamed}` }).click();
+    await page.getByText('Deseja realmente excluir esse registro?').waitFor();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Usuário excluído com sucesso.').waitFor();
+    await expect.poll(() => page.locator('tr', { hasText: email }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('queues page', () => {
+  it('creates a queue and refuses a second one with the same colour', async () => {
+    const page = await adminPage();
+    await page.goto(`${web()}/queues`);
+    await page.getByRole('heading', { name: 'Filas & Chatbot' }).waitFor();
+    const first = uniq('Suporte ');
+    const dialog = page.getByRole('dialog');
+
+    await page.getByRole('button', { name: 'Adicionar fila' }).click();
+    await dialog.getByLabel('Nome', { exact: true }).fill(first);
+    await dialog.getByRole('button', { name: 'Escolher a cor #8e24aa' }).click();
+    await dialog.getByLabel('Mensagem de saudação').fill('Olá! Bem-vindo ao suporte.');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Fila salva com sucesso').waitFor();
+    await page.locator('tr', { hasText: first }).waitFor();
+
+    await page.getByRole('button', { name: 'Adicionar fila' }).click();
+    await dialog.getByLabel('Nome', { exact: true }).fill(uniq('Vendas '));
+    await dialog.getByLabel('Cor personalizada (hex)').fill('#8E24AA'.toLowerCase());
+    await dialog.getByLabel('Mensagem de saudação').fill('Olá! Vendas aqui.');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Esta cor já está em uso, escolha outra.').waitFor();
+    await screenshot(page, 'queues-duplicate-colour');
+    expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await page.context().close();
+  });
+});
+
+describe('screenshots', () => {
+  it('captures every page in light and dark, wide and narrow', async () => {
+    const sup = await ownSuperUser();
+    for (const scheme of ['light', 'dark'] as const) {
+      for (const [size, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+        const ctx = await newContext(browser, { colorScheme: scheme, viewport });
+        const page = await ctx.newPage();
+        await page.goto(`${web()}/login`);
+        await page.getByRole('button', { name: 'Entrar' }).waitFor();
+        await screenshot(page, `login-${scheme}-${size}`);
+        await page.goto(`${web()}/signup`);
+        await page.getByRole('button', { name: 'Cadastrar' }).waitFor();
+        await screenshot(page, `signup-${scheme}-${size}`);
+        await page.goto(`${web()}/forgetpsw`);
+        await page.getByRole('button', { name: 'Enviar Email' }).waitFor();
+        await screenshot(page, `forgetpsw-${scheme}-${size}`);
+        await signInUi(page, web(), sup.email, sup.password);
+        await screenshot(page, `home-${scheme}-${size}`);
+        if (size === 'narrow') {
+          await page.getByRole('button', { name: 'Abrir ou fechar o menu' }).first().click();
+          await screenshot(page, `drawer-${scheme}-${size}`);
+          await page.keyboard.press('Escape');
+        }
+        for (const [path, heading] of [['/users', 'Usuários'], ['/queues', 'Filas & Chatbot'], ['/settings', 'Configurações']] as const) {
+          await page.goto(`${web()}${path}`);
+          await page.getByRole('heading', { name: heading }).waitFor();
+          await page.waitForTimeout(700);
+          await screenshot(page, `${path.slice(1)}-${scheme}-${size}`);
+        }
+        await page.getByRole('tab', { name: 'Empresas' }).click();
+        await page.waitForTimeout(700);
+        await screenshot(page, `settings-companies-${scheme}-${size}`);
+        await page.getByRole('tab', { name: 'Planos' }).click();
+        await page.waitForTimeout(700);
+        await screenshot(page, `settings-plans-${scheme}-${size}`);
+        await page.goto(`${web()}/users`);
+        await page.getByRole('button', { name: 'Adicionar usuário' }).click();
+        await page.getByRole('dialog').getByLabel('Nome', { exact: true }).waitFor();
+        await screenshot(page, `user-dialog-${scheme}-${size}`);
+        await ctx.close();
+      }
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launch, newContext, screenshot, signInUi } from './support/browser.js';
+import { endpoints, tenant } from './support/stack.js';
+
+let browser: Browser;
+let t: Awaited<ReturnType<typeof tenant>>;
+const web = () => endpoints().webUrl;
+
+beforeAll(async () => {
+  browser = await launch();
+  t = await tenant();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('sign-in', () => {
+  it('signs in and greets with the company name and id, admins see the active-until date', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInUi(page, web(), t.admin.email, t.admin.password);
+    const greeting = await page.getByTestId('greeting').textContent();
+    expect(greeting).toContain(t.company.name);
+    expect(greeting).toContain(`ID ${t.companyId}`);
+    expect(await page.getByTestId('active-until').textContent()).toMatch(/\d{2}\/\d{2}\/\d{4}/);
+    expect(await page.title()).toBe('Balcão');
+    await ctx.close();
+  });
+
+  it('shows the spec message for a wrong password', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(`${web()}/login`);
+    await page.getByLabel('Email', { exact: true }).fill(t.admin.email);
+    await page.getByLabel('Senha', { exact: true }).fill('Errada123');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect.poll(() => page.getByTestId('login-error').textContent(), { timeout: 15_000 }).toBe('Email ou senha incorreta!');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await screenshot(page, 'login-wrong-password');
+    await ctx.close();
+  });
+
+  it('returns to the requested page after sign-in, and public pages send a signed-in user home', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(`${web()}/users`);
+    await page.waitForURL(/\/login$/);
+    await page.getByLabel('Email', { exact: true }).fill(t.admin.email);
+    await page.getByLabel('Senha', { exact: true }).fill(t.admin.password);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.waitForURL(/\/users$/, { timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Usuários' }).waitFor();
+    await page.goto(`${web()}/signup`);
+    await page.waitForURL((u) => u.pathname === '/');
+    await ctx.close();
+  });
+
+  it('keeps the theme and the language across a reload', async () => {
+    const ctx = await newContext(browser, { colorScheme: 'light' });
+    const page = await ctx.newPage();
+    await signInUi(page, web(), t.admin.email, t.admin.password);
+    const mode = () => page.locator('[data-amplify-color-mode]').first().getAttribute('data-amplify-color-mode');
+    expect(await mode()).toBe('light');
+    await page.getByTestId('theme-toggle').click();
+    expect(await mode()).toBe('dark');
+    await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
+    await page.getByRole('link', { name: 'Users' }).waitFor();
+    await page.reload();
+    await page.getByTestId('greeting').waitFor();
+    expect(await mode()).toBe('dark');
+    await page.getByRole('link', { name: 'Users' }).waitFor();
+    expect(await page.evaluate(() => [localStorage.getItem('preferredTheme'), localStorage.getItem('language')])).toEqual(['dark', 'en']);
+    // Back to Portuguese so screenshots elsewhere stay in the default language.
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('pt');
+    await page.getByRole('link', { name: 'Usuários' }).waitFor();
+    await ctx.close();
+  });
+
+  it('follows the system colour scheme when nothing is saved', async () => {
+    const ctx = await newContext(browser, { colorScheme: 'dark' });
+    const page = await ctx.newPage();
+    await page.goto(`${web()}/login`);
+    await page.getByRole('button', { name: 'Entrar' }).waitFor();
+    expect(await page.locator('[data-amplify-color-mode]').first().getAttribute('data-amplify-color-mode')).toBe('dark');
+    await ctx.close();
+  });
+
+  it('kicks the older session out when the same user signs in elsewhere', async () => {
+    const a = await newContext(browser);
+    const b = await newContext(browser);
+    const pageA = await a.newPage();
+    const socketA = pageA.waitForEvent('websocket');
+    await signInUi(pageA, web(), t.admin.email, t.admin.password);
+    const ws = await socketA;
+    // Wait until A has joined its notification room, so the auth event has somewhere to go.
+    await ws.waitForEvent('framesent', { predicate: (f) => String(f.payload).includes('joinNotification'), timeout: 10_000 }).catch(() => undefined);
+    await pageA.waitForTimeout(500);
+
+    const pageB = await b.newPage();
+    await signInUi(pageB, web(), t.admin.email, t.admin.password);
+
+    await pageA.getByText('Sua conta foi acessada em outro computador.').waitFor({ timeout: 15_000 });
+    await pageA.waitForURL(/\/login$/, { timeout: 15_000 });
+    // B keeps working.
+    await pageB.goto(`${web()}/users`);
+    await pageB.getByRole('heading', { name: 'Usuários' }).waitFor();
+    await a.close();
+    await b.close();
+  });
+});

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, newContext, signInUi } from './support/browser.js';
+import { createUser, endpoints, ownSuperUser, tenant } from './support/stack.js';
+
+let browser: Browser;
+let t: Awaited<ReturnType<typeof tenant>>;
+const web = () => endpoints().webUrl;
+
+beforeAll(async () => {
+  browser = await launch();
+  t = await tenant();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const menuLabels = (page: Page) => page.locator('nav.drawer a.nav-item').allTextContents();
+
+describe('side menu visibility', () => {
+  it('an admin sees the administration section', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInUi(page, web(), t.admin.email, t.admin.password);
+    expect(await menuLabels(page)).toEqual(['Início', 'Filas & Chatbot', 'Usuários', 'Configurações']);
+    await page.goto(`${web()}/settings`);
+    await page.getByRole('tab', { name: 'Opções' }).waitFor();
+    expect(await page.getByRole('tab', { name: 'Empresas' }).count()).toBe(0);
+    await ctx.close();
+  });
+
+  it('a Nível 1 user sees no administration items and cannot open admin pages', async () => {
+    const agent = await createUser(t.admin.token, { profile: 'Nível 1', name: 'Agente Um' });
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInUi(page, web(), agent.email, agent.password);
+    expect(await menuLabels(page)).toEqual(['Início']);
+    expect(await page.getByTestId('admin-section').count()).toBe(0);
+    expect(await page.getByTestId('active-until').count()).toBe(0);
+    await page.goto(`${web()}/users`);
+    await page.waitForURL((u) => u.pathname === '/');
+    await ctx.close();
+  });
+
+  it('a super user also gets the Companies and Plans settings tabs', async () => {
+    const sup = await ownSuperUser();
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInUi(page, web(), sup.email, sup.password);
+    expect(await menuLabels(page)).toEqual(['Início', 'Filas & Chatbot', 'Usuários', 'Configurações']);
+    await page.goto(`${web()}/settings`);
+    await page.getByRole('tab', { name: 'Empresas' }).click();
+    await page.getByRole('button', { name: 'Nova empresa' }).waitFor();
+    await page.getByRole('tab', { name: 'Planos' }).click();
+    await page.getByRole('button', { name: 'Novo plano' }).waitFor();
+    await ctx.close();
+  });
+});

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launch, NARROW, newContext, screenshot, signInUi } from './support/browser.js';
+import { endpoints, tenant, uniq } from './support/stack.js';
+import { waitForMail } from '../../infra/test/support/index.js';
+
+let browser: Browser;
+const web = () => endpoints().webUrl;
+
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('public pages', () => {
+  it('signs a company up, then signs in with the new account', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(`${web()}/signup`);
+    const name = uniq('Loja ');
+    const email = `${uniq('dono')}@loja.test`;
+    await page.getByLabel('Nome da empresa').fill(name);
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Telefone com (DDD)').pressSequentially('11987654321');
+    expect(await page.getByLabel('Telefone com (DDD)').inputValue()).toBe('(11) 98765-4321');
+    await page.getByLabel('Senha', { exact: true }).fill('Curta');
+    const plan = page.getByRole('combobox', { name: 'Plano' });
+    await expect.poll(() => plan.locator('option').count()).toBeGreaterThan(1);
+    await plan.selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Cadastrar' }).click();
+    await page.getByText('A senha deve ter no mínimo 8 caracteres, com letra maiúscula, letra minúscula e número').waitFor();
+    await screenshot(page, 'signup-validation');
+    await page.getByLabel('Senha', { exact: true }).fill('Senha1234');
+    await page.getByRole('button', { name: 'Cadastrar' }).click();
+    await page.waitForURL(/\/login$/, { timeout: 20_000 });
+    await page.getByText('Empresa cadastrada com sucesso! Faça login para começar.').waitFor();
+    await signInUi(page, web(), email, 'Senha1234');
+    expect(await page.getByTestId('greeting').textContent()).toContain(name);
+    await ctx.close();
+  });
+
+  it('resets a forgotten password with the e-mailed code, then signs in with it', async () => {
+    const t = await tenant();
+    const ctx = await newContext(browser, { viewport: NARROW });
+    const page = await ctx.newPage();
+    await page.goto(`${web()}/login`);
+    await page.getByRole('link', { name: 'Esqueceu a senha?' }).click();
+    await page.waitForURL(/\/forgetpsw$/);
+    await page.getByLabel('Email', { exact: true }).fill('nao-existe@nada.test');
+    await page.getByRole('button', { name: 'Enviar Email' }).click();
+    await page.getByText('Email não encontrado').waitFor();
+
+    const since = Date.now();
+    await page.getByLabel('Email', { exact: true }).fill(t.admin.email);
+    await page.getByRole('button', { name: 'Enviar Email' }).click();
+    await page.getByText('Email enviado com sucesso!').waitFor();
+    const mail = await waitForMail(t.admin.email, since);
+
+    await page.getByLabel('Código de verificação').fill(mail.code);
+    await page.getByLabel('Nova senha', { exact: true }).fill('Nova1234');
+    await page.getByLabel('Confirme a senha', { exact: true }).fill('Outra1234');
+    await page.getByRole('button', { name: 'Redefinir Senha' }).click();
+    await page.getByText('As senhas não correspondem').waitFor();
+    await page.getByLabel('Nova senha', { exact: true }).fill('fraca');
+    await page.getByLabel('Confirme a senha', { exact: true }).fill('fraca');
+    await page.getByRole('button', { name: 'Redefinir Senha' }).click();
+    await page.getByText('A senha deve ter no mínimo 8 caracteres, com letra maiúscula, letra minúscula e número').waitFor();
+    await screenshot(page, 'forgetpsw-step2-light-narrow');
+
+    await page.getByLabel('Nova senha', { exact: true }).fill('Nova1234');
+    await page.getByLabel('Confirme a senha', { exact: true }).fill('Nova1234');
+    await page.getByRole('button', { name: 'Redefinir Senha' }).click();
+    await page.waitForURL(/\/login$/, { timeout: 20_000 });
+    await page.getByText('Senha redefinida com sucesso.').waitFor();
+    await signInUi(page, web(), t.admin.email, 'Nova1234');
+    await ctx.close();
+  });
+});

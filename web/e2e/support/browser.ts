@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+export const SCREENSHOT_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (!found) throw new Error('Chromium not found: apt-get install -y chromium (or set CHROMIUM_PATH)');
+  return found;
+}
+
+export const launch = (): Promise<Browser> => chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+
+export const WIDE = { width: 1366, height: 800 };
+export const NARROW = { width: 400, height: 800 };
+
+export async function newContext(browser: Browser, opts: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {}): Promise<BrowserContext> {
+  return browser.newContext({ viewport: opts.viewport ?? WIDE, colorScheme: opts.colorScheme ?? 'light', locale: 'pt-BR' });
+}
+
+/** Signs in through the console's own form and waits for the shell. */
+export async function signInUi(page: Page, webUrl: string, email: string, password: string, path = '/login') {
+  await page.goto(webUrl + path);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Senha', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByTestId('greeting').waitFor({ timeout: 20_000 });
+}
+
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+}

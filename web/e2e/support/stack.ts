@@ -1,0 +1,36 @@
+// Brings the stack project's provide/inject types (endpoints, env) into this program.
+import type {} from '../../../infra/test/local/global-setup.js';
+import { createTenant, createUser, endpoints, login, PASSWORD, stackEnv, uniq, type Api } from '../../../infra/test/support/index.js';
+
+export { createUser, endpoints, PASSWORD, uniq };
+
+let superApi: Api | undefined;
+let superCreds: { email: string; password: string } | undefined;
+
+/**
+ * A super user of this test file's own. Sessions are single per user, so sharing the seeded super
+ * user with other files would kick their sessions out.
+ */
+export async function ownSuperUser(): Promise<{ email: string; password: string; api: Api }> {
+  if (!superApi || !superCreds) {
+    stackEnv();
+    const { createUser: createUserRecord } = await import('../../../functions/src/services/users.js');
+    const { getItem } = await import('../../../functions/src/core/db.js');
+    const { keys } = await import('../../../functions/src/core/keys.js');
+    const seeded = await getItem<{ companyId: number }>(keys.uniqueEmail(endpoints().admin.email));
+    const email = `${uniq('websuper')}@balcao.test`;
+    await createUserRecord(seeded!.companyId, { name: 'Super Web', email, password: PASSWORD, profile: 'admin' }, [], {
+      isSuper: true,
+      skipLimit: true,
+    });
+    superCreds = { email, password: PASSWORD };
+    superApi = (await login(email, PASSWORD)).api;
+  }
+  return { ...superCreds, api: superApi };
+}
+
+/** A fresh tenant whose admin is NOT left signed in elsewhere in a way that matters for the browser. */
+export async function tenant() {
+  const sup = await ownSuperUser();
+  return createTenant({ superApi: sup.api });
+}
