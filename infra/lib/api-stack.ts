@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import {
   CorsHttpMethod,
@@ -162,6 +162,7 @@ export class ApiStack extends Stack {
       if (def.auth !== 'user') ack(route, 'APIG4', publicRouteReason(def));
       this.routesByKey.set(key, route);
     }
+    new CfnOutput(this, 'ApiUrl', { value: this.apiUrl, description: 'HTTP API base URL (config.json apiUrl)' });
   }
 
   /** Base URL of the API (config.json apiUrl), without the trailing slash. */

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccountRecovery, FeaturePlan, Mfa, UserPool, UserPoolClient, UserPoolEmail } from 'aws-cdk-lib/aws-cognito';
 import type { Construct } from 'constructs';
 import type { BalcaoConfig } from './config.js';
@@ -63,6 +63,9 @@ export class AuthStack extends Stack {
       // report unknown users (functions/src/core/cognito.ts maps UserNotFoundException).
       preventUserExistenceErrors: false,
     });
+
+    new CfnOutput(this, 'UserPoolId', { value: this.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.client.userPoolClientId });
   }
 
   /** Issuer of the pool's tokens, what the JWT authorizer and functions/src/core/jwt.ts expect. */

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroupLogDestination, WebSocketApi, WebSocketStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -117,6 +117,8 @@ export class RealtimeStack extends Stack {
     // Reads connections/rooms, deletes the ones @connections answers 410 Gone for.
     allowTable(this.fanout.fn, data.table, 'readwrite');
     allowManageConnections(this.fanout.fn, this.api.apiId, WS_STAGE);
+
+    new CfnOutput(this, 'WsUrl', { value: this.stage.url, description: 'WebSocket URL (config.json wsUrl)' });
   }
 
   /** wss://… – what the console connects to (config.json wsUrl). */

@@ -30,17 +30,27 @@ import { ack, ackWildcardResource } from './nag.js';
 /** Port of the session host's HTTP server (GET /health). */
 export const SESSION_HOST_PORT = 8080;
 
-/** Not sent to Docker: dependencies are installed inside the image, local data and build output stay out. */
+/**
+ * Not sent to Docker: dependencies are installed inside the image, local data and build output stay
+ * out, and of the parts the session host does not run only the package.json files that `npm ci`
+ * checks against the lockfile are kept (so a console change does not rebuild the image).
+ */
 export const SESSION_HOST_ASSET_EXCLUDE = [
   '**/node_modules',
   '.local',
   'cdk.out',
   '.git',
-  '**/dist',
-  'web/e2e',
+  '.ci',
+  'docs',
   'coverage',
   'bench-results',
-  '*.log',
+  '**/*.log',
+  '**/dist',
+  '**/test',
+  'web',
+  '!web/package.json',
+  'infra',
+  '!infra/package.json',
 ];
 
 export interface SessionsStackProps extends StackProps {

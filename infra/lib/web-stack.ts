@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -109,6 +109,13 @@ export class WebStack extends Stack {
     }
 
     this.origin = custom ? `https://${config.webDomain}` : `https://${this.distribution.distributionDomainName}`;
+    new CfnOutput(this, 'WebUrl', { value: this.origin, description: 'The console' });
+    if (custom) {
+      new CfnOutput(this, 'CdnDomain', {
+        value: this.distribution.distributionDomainName,
+        description: `Point ${config.webDomain} (CNAME/alias) here`,
+      });
+    }
   }
 }
 
