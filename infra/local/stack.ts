@@ -18,6 +18,11 @@ import { startWebSocket } from './websocket.js';
 
 export const TABLE_NAME = 'balcao';
 
+/* Node 20 is this machine's runtime: silence the SDKs' runtime-support notices (v3's Node 22 notice,
+   v2's maintenance notice from inside cognito-local); they say nothing about the product. */
+const QUIET_SDK = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', AWS_SDK_JS_SUPPRESS_MAINTENANCE_MODE_MESSAGE: '1' };
+for (const [k, v] of Object.entries(QUIET_SDK)) process.env[k] ??= v;
+
 export interface Endpoints {
   webUrl: string;
   apiUrl: string;
@@ -102,6 +107,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
       AWS_EC2_METADATA_DISABLED: 'true',
+      ...QUIET_SDK,
       TABLE_NAME,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SQS_ENDPOINT: sqsS3.endpoint,

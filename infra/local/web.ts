@@ -44,9 +44,15 @@ export async function buildWebIfStale(log: Log) {
   log('web', 'building the console (vite)…');
   const started = Date.now();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('npm', ['run', 'build', '-w', 'web'], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    onLines(child.stdout, (l) => log('web', l));
-    onLines(child.stderr, (l) => log('web', l));
+    const child = spawn('npm', ['run', 'build', '-w', 'web'], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...(process.stdout.isTTY ? {} : { NO_COLOR: '1', FORCE_COLOR: '0' }) },
+    });
+    // npm's config warnings about this machine's npmrc are not build output.
+    const out = (l: string) => !/^npm warn Unknown (user|env) config/.test(l) && log('web', l);
+    onLines(child.stdout, out);
+    onLines(child.stderr, out);
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`web build failed (exit ${code})`))));
   });
