@@ -41,7 +41,7 @@ export interface BalcaoFunctionProps {
   timeout?: Duration;
 }
 
-/** Builds the esbuild banner that gives ESM bundles a `require` (some CJS dependencies call it). */
+/** Gives the ESM bundle a `require`: bundled CommonJS dependencies call it for Node built-ins. */
 const ESM_REQUIRE_BANNER = "import { createRequire as __balcaoCreateRequire } from 'module'; const require = __balcaoCreateRequire(import.meta.url);";
 
 /**

@@ -101,8 +101,6 @@ export class RealtimeStack extends Stack {
     const connect = socketFn('connect', 'Balcão WebSocket $connect (verifies ?token=)');
     const disconnect = socketFn('disconnect', 'Balcão WebSocket $disconnect');
     const message = socketFn('message', 'Balcão WebSocket actions (joinTickets, joinChatBox, joinNotification, userStatus, ping)');
-    // `ping` and join acknowledgements are answered on the caller's own connection.
-    allowManageConnections(message, this.api.apiId, WS_STAGE);
 
     this.api.addRoute('$connect', { integration: new WebSocketLambdaIntegration('ConnectIntegration', connect.fn) });
     this.api.addRoute('$disconnect', { integration: new WebSocketLambdaIntegration('DisconnectIntegration', disconnect.fn) });
@@ -114,8 +112,11 @@ export class RealtimeStack extends Stack {
     );
 
     this.fanout = new QueueWorker(this, 'Fanout', { pair: data.queue(REALTIME_QUEUE), contract });
-    // Reads connections/rooms, deletes the ones @connections answers 410 Gone for.
+    // Reads connections/rooms, drops the ones @connections answers 410 Gone for (which publishes the
+    // user's presence, with a presigned photo URL).
     allowTable(this.fanout.fn, data.table, 'readwrite');
+    allowSend(this.fanout.fn, [realtimeQueue]);
+    allowMedia(this.fanout.fn, config.prefix, 'read');
     allowManageConnections(this.fanout.fn, this.api.apiId, WS_STAGE);
 
     new CfnOutput(this, 'WsUrl', { value: this.stage.url, description: 'WebSocket URL (config.json wsUrl)' });

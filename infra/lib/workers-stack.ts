@@ -70,6 +70,8 @@ export class WorkersStack extends Stack {
     });
     allowTable(this.sweeper, data.table, 'readwrite');
     allowSend(this.sweeper, allQueues);
+    // Expiring stale presence publishes users, whose photo URLs are presigned.
+    allowMedia(this.sweeper, config.prefix, 'read');
     new Rule(this, 'SweeperSchedule', {
       description: `Runs the sweeper every ${SWEEPER.rateMinutes} minute(s)`,
       schedule: Schedule.rate(Duration.minutes(SWEEPER.rateMinutes)),

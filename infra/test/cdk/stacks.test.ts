@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
-import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DEFINITION } from '../../../functions/src/core/table-definition.js';
@@ -9,7 +9,8 @@ import { routeHandlers, routeKey, routes } from '../../../functions/src/routes.j
 import { queues, SWEEPER } from '../../../functions/src/workers/manifest.js';
 import { readConfig, REPO_ROOT } from '../../lib/config.js';
 import type { BalcaoFunction } from '../../lib/function.js';
-import { nagViolations, synthAll, type Synthesised } from './synth.js';
+import { WebStack } from '../../lib/web-stack.js';
+import { cdkJsonContext, nagViolations, synthAll, type Synthesised } from './synth.js';
 
 // Every function must receive the environment contract of functions/src/core/env.ts.
 const CONTRACT_KEYS = [
@@ -291,6 +292,13 @@ describe('realtime stack', () => {
     expect(doc).toContain('execute-api:ManageConnections');
     expect(doc).toContain('/live/*/@connections/*');
     expect(doc).toContain('sqs:ReceiveMessage');
+
+    // The socket handlers answer through their return value: none of them may post to connections.
+    const fanoutRole = logicalId(s.stacks.realtime.fanout.fn.role);
+    for (const p of Object.values(resources(t, 'AWS::IAM::Policy'))) {
+      if (JSON.stringify(p.Properties.Roles).includes(fanoutRole)) continue;
+      expect(JSON.stringify(p.Properties.PolicyDocument)).not.toContain('execute-api:ManageConnections');
+    }
   });
 });
 
@@ -406,6 +414,26 @@ describe('web stacks', () => {
     expect(JSON.stringify(cfg.cognito.endpoint)).toContain('https://cognito-idp.');
     expect(JSON.stringify(cfg.wsUrl)).toContain('wss://');
     s.templates.webContent.resourceCountIs('Custom::CDKBucketDeployment', 1);
+  });
+
+  it('uses the custom domain with TLS 1.2 when webDomain is given, still without nag findings', () => {
+    const app = new App({
+      context: {
+        ...cdkJsonContext(),
+        webDist: 'skip',
+        webDomain: 'app.example.com',
+        webCertificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/00000000-0000-0000-0000-000000000000',
+      },
+    });
+    const web = new WebStack(app, 'custom-web', { config: readConfig(app.node) });
+    Template.fromStack(web).hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Aliases: ['app.example.com'],
+        ViewerCertificate: Match.objectLike({ MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' }),
+      }),
+    });
+    expect(web.origin).toBe('https://app.example.com');
+    expect(nagViolations(app)).toEqual([]);
   });
 
   it('refuses to synthesise without the console build, naming the command to run', () => {
