@@ -28,6 +28,15 @@ describe('sign-in', () => {
     await ctx.close();
   });
 
+  it('warns after sign-in when fewer than 5 days remain before the due date', async () => {
+    const near = await tenant({ dueInDays: 3 });
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInUi(page, web(), near.admin.email, near.admin.password);
+    await page.getByText(/Sua assinatura vence em \d{2}\/\d{2}\/\d{4}/).waitFor();
+    await ctx.close();
+  });
+
   it('shows the spec message for a wrong password', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
@@ -65,15 +74,15 @@ describe('sign-in', () => {
     await page.getByTestId('theme-toggle').click();
     expect(await mode()).toBe('dark');
     await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
-    await page.getByRole('link', { name: 'Users' }).waitFor();
+    await page.locator('nav.drawer').getByRole('link', { name: 'Users' }).waitFor();
     await page.reload();
     await page.getByTestId('greeting').waitFor();
     expect(await mode()).toBe('dark');
-    await page.getByRole('link', { name: 'Users' }).waitFor();
+    await page.locator('nav.drawer').getByRole('link', { name: 'Users' }).waitFor();
     expect(await page.evaluate(() => [localStorage.getItem('preferredTheme'), localStorage.getItem('language')])).toEqual(['dark', 'en']);
     // Back to Portuguese so screenshots elsewhere stay in the default language.
     await page.getByRole('combobox', { name: 'Language' }).selectOption('pt');
-    await page.getByRole('link', { name: 'Usuários' }).waitFor();
+    await page.locator('nav.drawer').getByRole('link', { name: 'Usuários' }).waitFor();
     await ctx.close();
   });
 

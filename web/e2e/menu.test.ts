@@ -5,11 +5,14 @@ import { createUser, endpoints, ownSuperUser, tenant } from './support/stack.js'
 
 let browser: Browser;
 let t: Awaited<ReturnType<typeof tenant>>;
+let agent: Awaited<ReturnType<typeof createUser>>;
 const web = () => endpoints().webUrl;
 
 beforeAll(async () => {
   browser = await launch();
   t = await tenant();
+  // Before any browser sign-in: that one replaces the admin's API session (single session).
+  agent = await createUser(t.admin.token, { profile: 'Nível 1', name: 'Agente Um' });
 });
 afterAll(async () => {
   await browser?.close();
@@ -30,7 +33,6 @@ describe('side menu visibility', () => {
   });
 
   it('a Nível 1 user sees no administration items and cannot open admin pages', async () => {
-    const agent = await createUser(t.admin.token, { profile: 'Nível 1', name: 'Agente Um' });
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), agent.email, agent.password);

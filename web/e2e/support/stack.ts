@@ -29,8 +29,12 @@ export async function ownSuperUser(): Promise<{ email: string; password: string;
   return { ...superCreds, api: superApi };
 }
 
-/** A fresh tenant whose admin is NOT left signed in elsewhere in a way that matters for the browser. */
-export async function tenant() {
+/** A fresh tenant (created by this file's own super user) with a due date `dueInDays` ahead. */
+export async function tenant(opts: { dueInDays?: number } = {}) {
   const sup = await ownSuperUser();
-  return createTenant({ superApi: sup.api });
+  const t = await createTenant({ superApi: sup.api });
+  const dueDate = new Date(Date.now() + (opts.dueInDays ?? 365) * 86_400_000).toISOString();
+  const res = await sup.api.put(`/companies/${t.companyId}`, { dueDate });
+  if (res.status !== 200) throw new Error(`PUT /companies/${t.companyId}: ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...t, company: { ...t.company, dueDate } };
 }
