@@ -41,7 +41,7 @@ export interface DynamoHandle {
   stop(): Promise<void>;
 }
 
-export async function startDynamo(opts: { dataDir: string; port: number; log: Log }): Promise<DynamoHandle> {
+export async function startDynamo(opts: { dataDir: string; port: number; log: Log; corsOrigin: string }): Promise<DynamoHandle> {
   const dir = dynamoJarDir();
   const dbPath = path.resolve(opts.dataDir, 'dynamodb');
   fs.mkdirSync(dbPath, { recursive: true });
@@ -56,6 +56,10 @@ export async function startDynamo(opts: { dataDir: string; port: number; log: Lo
     '-port',
     String(opts.port),
     '-disableTelemetry',
+    // The jar has no bind-address option (it listens on every interface); at least keep browsers
+    // on other origins from reading the table.
+    '-cors',
+    opts.corsOrigin,
   ];
   const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-guard', 'java', ...args], {
     cwd: dir,
@@ -67,7 +71,12 @@ export async function startDynamo(opts: { dataDir: string; port: number; log: Lo
   onLines(child.stderr, (l) => opts.log('dynamodb', l));
   child.on('error', (e) => opts.log('dynamodb', `failed to start java: ${e.message}`));
 
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) opts.log('dynamodb', `!!! DynamoDB Local exited unexpectedly (${signal ?? code}); restart the stack`);
+  });
   const stop = async () => {
+    stopping = true;
     if (exited) return;
     child.stdin?.end();
     const t = setTimeout(() => child.kill('SIGTERM'), 8000);

@@ -79,7 +79,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   try {
     const mailbox = new Mailbox();
     // The slow parts start together: java, the web build, and the in-process services.
-    const dynamoP = startDynamo({ dataDir, port: ports.dynamodb, log });
+    const dynamoP = startDynamo({ dataDir, port: ports.dynamodb, log, corsOrigin: url(ports.web) });
     dynamoP.catch(() => {}); // awaited below; keeps an early failure from being "unhandled"
     const webBuildP = opts.buildWeb ? buildWebIfStale(log).catch((e: Error) => e) : Promise.resolve();
     const sqsS3 = await startSqsS3({ dataDir, port: ports.fauxqs, log, allowOrigin: loopbackOrigin });
