@@ -161,7 +161,7 @@ export class WebContentStack extends Stack {
     const sources = [Source.jsonData('config.json', runtimeConfig)];
     if (config.webDist) sources.unshift(Source.asset(config.webDist));
 
-    const deployment = new BucketDeployment(this, 'Deploy', {
+    new BucketDeployment(this, 'Deploy', {
       destinationBucket: site,
       sources,
       // Old hashed assets go away with a full build; a config-only deploy must not delete the app.
@@ -187,6 +187,5 @@ export class WebContentStack extends Stack {
       `${reason} It reads the uploaded build from the CDK assets bucket.`,
     );
     ack(this, 'IAM5[Resource::*]', `${reason} CDK grants cloudfront:CreateInvalidation/GetInvalidation on *.`);
-    void deployment;
   }
 }
