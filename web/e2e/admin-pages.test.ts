@@ -95,10 +95,16 @@ describe('queues page', () => {
 });
 
 describe('screenshots', () => {
-  it('captures every page in light and dark, wide and narrow', async () => {
+  const cases = [
+    ['light', 'wide', WIDE],
+    ['light', 'narrow', NARROW],
+    ['dark', 'wide', WIDE],
+    ['dark', 'narrow', NARROW],
+  ] as const;
+  it.each(cases)('captures every page in %s, %s', async (scheme, size, viewport) => {
     const sup = await ownSuperUser();
-    for (const scheme of ['light', 'dark'] as const) {
-      for (const [size, viewport] of [['wide', WIDE], ['narrow', NARROW]] as const) {
+    {
+      {
         const ctx = await newContext(browser, { colorScheme: scheme, viewport });
         const page = await ctx.newPage();
         await page.goto(`${web()}/login`);

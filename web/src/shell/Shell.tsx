@@ -108,7 +108,11 @@ export default function Shell() {
       {temporary && open && <div className="drawer-backdrop" onClick={() => setOpen(false)} />}
       <nav className="drawer" aria-label="menu">
         <div className="drawer-brand">
-          <span className="brand">{t('app.name')}</span>
+          <div>
+            <span className="brand">{t('app.name')}</span>
+            {/* The top bar has no room for the date on phones: the drawer carries it there. */}
+            {temporary && admin && due && <div className="drawer-due">{t('shell.activeUntil', { date: formatDateBR(due) })}</div>}
+          </div>
           {!temporary && (
             <button type="button" className="icon-btn" aria-label={t('shell.toggleMenu')} onClick={() => setOpen(false)}>
               <Icon name="chevronLeft" />

@@ -35,10 +35,23 @@ export function ToastProvider({ children, defaultMs = SHELL_TOAST_MS }: { childr
   }, [show]);
   const dismiss = useCallback((id: number) => setToasts((l) => l.filter((t) => t.id !== id)), []);
   const value = useMemo(() => show, [show]);
+  // Open <dialog>s sit in the browser's top layer; the toast stack is a manual popover so it can
+  // be raised above them each time a toast appears.
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = host.current as (HTMLDivElement & { showPopover?: () => void; hidePopover?: () => void }) | null;
+    if (!el?.showPopover || toasts.length === 0) return;
+    try {
+      if (el.matches(':popover-open')) el.hidePopover?.();
+      el.showPopover();
+    } catch {
+      /* popover unsupported: the fixed stack still shows outside dialogs */
+    }
+  }, [toasts.length]);
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <div className="toasts" aria-live="polite">
+      <div className="toasts" aria-live="polite" ref={host} popover="manual">
         {toasts.map((t) => (
           <ToastItem key={t.id} toast={t} onDone={dismiss} />
         ))}
