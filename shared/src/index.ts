@@ -9,3 +9,4 @@ export * from './constants.js';
 export * from './realtime.js';
 export * from './entities.js';
 export * from './visibility.js';
+export * from './whatsapp.js';

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+
+/**
+ * WhatsApp sessions and the message pipeline (DESIGN §6, server-behaviour §2, §7). The session host
+ * turns provider events into versioned inbound events (SQS FIFO `inbound`, grouped per chat so one
+ * customer's messages stay in order); the API and workers send commands to the session host on
+ * the shard's outbound FIFO queue, grouped per connection.
+ */
+export const SESSION_STATUSES = ['qrcode', 'OPENING', 'PAIRING', 'CONNECTED', 'DISCONNECTED', 'TIMEOUT'] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+/** Statuses that put the alert badge on the Connections menu item (spec 000 §2.2). */
+export const ALERT_STATUSES: readonly SessionStatus[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
+
+export const PROVIDERS = ['beta', 'sandbox'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+export const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker', 'locationMessage', 'contactMessage', 'call_log'] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
+
+/** WhatsApp acks: 0 error, 1 pending, 2 sent (server), 3 delivered, 4 read, 5 played (§7). */
+export const ACK = { ERROR: 0, PENDING: 1, SENT: 2, DELIVERED: 3, READ: 4, PLAYED: 5 } as const;
+
+/** Media already copied to S3 by the session host before the event is published. */
+export const storedMediaSchema = z.object({
+  key: z.string(),
+  mimetype: z.string(),
+  fileName: z.string().optional(),
+  size: z.number().int().nonnegative(),
+  /** Voice note (ptt) rather than an audio file. */
+  ptt: z.boolean().optional(),
+});
+export type StoredMedia = z.infer<typeof storedMediaSchema>;
+
+/** A chat peer as WhatsApp identifies it: phone number (digits with country code) and/or LID. */
+export const peerSchema = z.object({
+  number: z.string().regex(/^\d{6,20}$/).optional(),
+  lid: z.string().optional(),
+  /** Group chats: the group id (`…@g.us` without the suffix). */
+  groupId: z.string().optional(),
+  name: z.string().optional(),
+});
+export type Peer = z.infer<typeof peerSchema>;
+
+const base = {
+  v: z.literal(1),
+  /** Unique per event; the FIFO deduplication id. */
+  eventId: z.string(),
+  companyId: z.number().int().positive(),
+  connectionId: z.number().int().positive(),
+  at: z.string(),
+};
+
+export const inboundEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    ...base,
+    type: z.literal('message'),
+    waMessageId: z.string().min(1),
+    chat: peerSchema,
+    /** In groups: who wrote it. */
+    sender: peerSchema.optional(),
+    fromMe: z.boolean(),
+    body: z.string(),
+    mediaType: z.enum(MEDIA_TYPES).optional(),
+    media: storedMediaSchema.optional(),
+    quotedWaId: z.string().optional(),
+    timestamp: z.number().int(),
+    /** Status broadcasts and newsletters are dropped by the ingest worker (§2 step 2). */
+    broadcast: z.boolean().optional(),
+  }),
+  z.object({ ...base, type: z.literal('ack'), chat: peerSchema, waMessageIds: z.array(z.string()).min(1), ack: z.number().int().min(0).max(5) }),
+  z.object({ ...base, type: z.literal('edit'), chat: peerSchema, waMessageId: z.string(), body: z.string() }),
+  z.object({ ...base, type: z.literal('delete'), chat: peerSchema, waMessageId: z.string() }),
+  z.object({ ...base, type: z.literal('reaction'), chat: peerSchema, sender: peerSchema.optional(), fromMe: z.boolean(), waMessageId: z.string(), emoji: z.string() }),
+  z.object({ ...base, type: z.literal('call'), chat: peerSchema, callId: z.string(), isVideo: z.boolean().optional(), timestamp: z.number().int() }),
+  z.object({ ...base, type: z.literal('contact'), peer: peerSchema, name: z.string().optional(), pictureUrl: z.string().nullable().optional() }),
+  z.object({
+    ...base,
+    type: z.literal('session'),
+    status: z.enum(SESSION_STATUSES),
+    qrcode: z.string().optional(),
+    /** Phone number of the linked account once connected. */
+    number: z.string().optional(),
+    retries: z.number().int().optional(),
+    reason: z.string().optional(),
+  }),
+  /** Outcome of a `send` command: the message stored with ack 0 gets its ack or its error. */
+  z.object({
+    ...base,
+    type: z.literal('sendResult'),
+    ticketId: z.number().int().positive(),
+    waMessageId: z.string(),
+    ok: z.boolean(),
+    error: z.string().optional(),
+    timestamp: z.number().int().optional(),
+  }),
+]);
+export type InboundEvent = z.infer<typeof inboundEventSchema>;
+
+export const outboundCommandSchema = z.discriminatedUnion('type', [
+  z.object({
+    v: z.literal(1),
+    type: z.literal('send'),
+    commandId: z.string(),
+    companyId: z.number().int(),
+    connectionId: z.number().int(),
+    ticketId: z.number().int(),
+    /** Our id for the message, used as its WhatsApp id (so the echo is recognised: §1). */
+    waMessageId: z.string(),
+    to: peerSchema,
+    body: z.string(),
+    media: storedMediaSchema.extend({ mediaType: z.enum(MEDIA_TYPES) }).optional(),
+    quotedWaId: z.string().optional(),
+    vcard: z.string().optional(),
+  }),
+  z.object({ v: z.literal(1), type: z.literal('read'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), to: peerSchema, waMessageIds: z.array(z.string()).min(1) }),
+  z.object({ v: z.literal(1), type: z.literal('edit'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), to: peerSchema, waMessageId: z.string(), body: z.string() }),
+  z.object({ v: z.literal(1), type: z.literal('delete'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), to: peerSchema, waMessageId: z.string() }),
+  z.object({ v: z.literal(1), type: z.literal('react'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), to: peerSchema, waMessageId: z.string(), emoji: z.string() }),
+  z.object({ v: z.literal(1), type: z.literal('rejectCall'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), callId: z.string(), from: peerSchema }),
+  /** Session control from the connections page (§2.8 actions). */
+  z.object({
+    v: z.literal(1),
+    type: z.enum(['start', 'restart', 'newQr', 'logout', 'stop']),
+    commandId: z.string(),
+    companyId: z.number().int(),
+    connectionId: z.number().int(),
+    pairingNumber: z.string().optional(),
+  }),
+]);
+export type OutboundCommand = z.infer<typeof outboundCommandSchema>;
+
+/** A connection belongs to shard `hash(connectionId) % shards` (DESIGN §6). */
+export function shardOf(connectionId: number, shards: number): number {
+  // FNV-1a over the decimal id: stable across processes and languages.
+  let h = 0x811c9dc5;
+  for (const ch of String(connectionId)) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % shards;
+}
+
+/** Digits with country code; Brazilian numbers get 55 when it is missing (spec 001 §5). */
+export function normalizeNumber(raw: string): string {
+  const digits = raw.replace(/\D/g, '');
+  if (digits.length >= 10 && digits.length <= 11) return `55${digits}`;
+  return digits;
+}
+
+/** Placeholder bodies for media without a caption, as lists show them (§7). */
+export const MEDIA_PLACEHOLDER: Partial<Record<MediaType, string>> = {
+  image: '📷 Imagem',
+  video: '🎥 Vídeo',
+  audio: '🎵 Áudio',
+  document: '📎 Documento',
+  sticker: '🏷️ Figurinha',
+};
