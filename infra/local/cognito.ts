@@ -180,12 +180,64 @@ export async function startCognito(opts: { dataDir: string; port: number; log: L
   }
   fs.writeFileSync(statePath, JSON.stringify({ ...state, userPoolId: poolId, userPoolClientId: clientId }, null, 2));
 
+  /** Password fields per target: cognito-local stores any password, a real pool enforces its policy. */
+  const PASSWORD_FIELDS: Record<string, (b: any) => string | undefined> = {
+    SignUp: (b) => b.Password,
+    ConfirmForgotPassword: (b) => b.Password,
+    ChangePassword: (b) => b.ProposedPassword,
+    AdminSetUserPassword: (b) => b.Password,
+    AdminCreateUser: (b) => b.TemporaryPassword,
+    RespondToAuthChallenge: (b) => b.ChallengeResponses?.NEW_PASSWORD,
+    AdminRespondToAuthChallenge: (b) => b.ChallengeResponses?.NEW_PASSWORD,
+  };
+  const policies = new Map<string, any>();
+  async function checkPassword(poolId: string | undefined, clientId: string | undefined, password: string) {
+    let pool = poolId;
+    if (!pool && clientId) pool = (await cognitoClient.getAppClient(ctx, clientId))?.UserPoolId;
+    if (!pool) return;
+    if (!policies.has(pool)) policies.set(pool, (await call('DescribeUserPool', { UserPoolId: pool })).UserPool?.Policies?.PasswordPolicy ?? {});
+    const p = policies.get(pool);
+    const problems: string[] = [];
+    if (password.length < (p.MinimumLength ?? 8)) problems.push('Password not long enough');
+    if (p.RequireUppercase && !/[A-Z]/.test(password)) problems.push('Password must have uppercase characters');
+    if (p.RequireLowercase && !/[a-z]/.test(password)) problems.push('Password must have lowercase characters');
+    if (p.RequireNumbers && !/[0-9]/.test(password)) problems.push('Password must have numeric characters');
+    if (p.RequireSymbols && !/[\^$*.[\]{}()?"!@#%&/\\,><':;|_~`=+-]/.test(password)) problems.push('Password must have symbol characters');
+    if (problems.length) throw new CognitoError('InvalidPasswordException', `Password did not conform with policy: ${problems[0]}`);
+  }
+
+  const sendResult = (res: http.ServerResponse, out: unknown) => {
+    res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+    res.end(
+      JSON.stringify(out, function (this: Record<string, unknown>, k, v) {
+        return this[k] instanceof Date ? Math.floor((this[k] as Date).getTime() / 1000) : v;
+      }),
+    );
+  };
+  const sendError = (res: http.ServerResponse, target: string, e: unknown) => {
+    const err = e as { code?: string; message?: string };
+    const known = e instanceof CognitoError;
+    let type = known ? err.code : 'InternalErrorException';
+    let message = err.message;
+    // Real pools (PreventUserExistenceErrors on) answer a wrong password or an unknown user at
+    // sign-in with NotAuthorizedException "Incorrect username or password."; cognito-local does not.
+    if (/^(Admin)?InitiateAuth$/.test(target) && (type === 'InvalidPasswordException' || type === 'UserNotFoundException')) {
+      type = 'NotAuthorizedException';
+      message = 'Incorrect username or password.';
+    }
+    if (!known) opts.log('cognito', `!!! ${target}: ${(e as Error).stack ?? e}`);
+    res.writeHead(known ? 400 : 500, { 'content-type': 'application/x-amz-json-1.1' });
+    res.end(JSON.stringify({ __type: type, message }));
+  };
+
   const server = http.createServer(async (req, res) => {
-    const target = String(req.headers['x-amz-target'] ?? '');
-    if (req.method === 'POST' && target.endsWith('.GetTokensFromRefreshToken')) {
-      res.setHeader('access-control-allow-origin', '*');
-      try {
-        const body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
+    const target = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
+    const intercepted = target === 'GetTokensFromRefreshToken' || target === 'InitiateAuth' || target === 'AdminInitiateAuth' || target in PASSWORD_FIELDS;
+    if (req.method !== 'POST' || !intercepted) return app(req, res);
+    res.setHeader('access-control-allow-origin', '*');
+    try {
+      const body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
+      if (target === 'GetTokensFromRefreshToken') {
         const out = await call('InitiateAuth', {
           AuthFlow: 'REFRESH_TOKEN_AUTH',
           ClientId: body.ClientId,
@@ -193,44 +245,14 @@ export async function startCognito(opts: { dataDir: string; port: number; log: L
           ClientMetadata: body.ClientMetadata,
         });
         // Without rotation Cognito keeps the same refresh token; hand it back so clients keep it.
-        const result = { ...out.AuthenticationResult, RefreshToken: body.RefreshToken };
-        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify({ AuthenticationResult: result }));
-      } catch (e) {
-        const err = e as { code?: string; message?: string };
-        const known = e instanceof CognitoError;
-        res.writeHead(known ? 400 : 500, { 'content-type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify({ __type: known ? err.code : 'InternalErrorException', message: err.message }));
+        return sendResult(res, { AuthenticationResult: { ...out.AuthenticationResult, RefreshToken: body.RefreshToken } });
       }
-      return;
+      const password = PASSWORD_FIELDS[target]?.(body);
+      if (typeof password === 'string') await checkPassword(body.UserPoolId, body.ClientId, password);
+      sendResult(res, await call(target, body));
+    } catch (e) {
+      sendError(res, target, e);
     }
-    if (req.method === 'POST' && /\.(Admin)?InitiateAuth$/.test(target)) {
-      // Real pools (PreventUserExistenceErrors on) answer a wrong password or an unknown user with
-      // NotAuthorizedException "Incorrect username or password."; cognito-local does not.
-      res.setHeader('access-control-allow-origin', '*');
-      try {
-        const body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
-        const out = await call(target.split('.')[1], body);
-        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify(out, function (this: Record<string, unknown>, k, v) {
-          return this[k] instanceof Date ? Math.floor((this[k] as Date).getTime() / 1000) : v;
-        }));
-      } catch (e) {
-        const err = e as { code?: string; message?: string };
-        const known = e instanceof CognitoError;
-        let type = known ? err.code : 'InternalErrorException';
-        let message = err.message;
-        if (type === 'InvalidPasswordException' || type === 'UserNotFoundException') {
-          type = 'NotAuthorizedException';
-          message = 'Incorrect username or password.';
-        }
-        if (!known) opts.log('cognito', `!!! ${target}: ${(e as Error).stack ?? e}`);
-        res.writeHead(known ? 400 : 500, { 'content-type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify({ __type: type, message }));
-      }
-      return;
-    }
-    app(req, res);
   });
   await listen(server, opts.port);
   const issuer = `${endpoint}/${poolId}`;

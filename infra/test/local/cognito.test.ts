@@ -29,8 +29,15 @@ describe('local Cognito', () => {
     const mail = await waitForMail(email, since);
     expect(mail).toMatchObject({ to: email, subject: expect.any(String) });
     expect(mail.code).toMatch(/^\d{6}$/);
+    // The pool's policy (8+, upper, lower, digit) holds locally as it does in AWS.
+    for (const weak of ['Ab1', 'nova12345', 'NOVA12345', 'NovaSenha']) {
+      await expect(
+        cognitoCall('ConfirmForgotPassword', { ClientId: e.cognito.userPoolClientId, Username: email, ConfirmationCode: mail.code, Password: weak }),
+      ).rejects.toMatchObject({ type: 'InvalidPasswordException' });
+    }
     await cognitoCall('ConfirmForgotPassword', { ClientId: e.cognito.userPoolClientId, Username: email, ConfirmationCode: mail.code, Password: 'Nova1234x' });
-    await expect(signIn(email, PASSWORD)).rejects.toThrow(/NotAuthorized/);
+    await expect(signIn(email, PASSWORD)).rejects.toMatchObject({ type: 'NotAuthorizedException', message: expect.stringContaining('Incorrect username or password.') });
+    await expect(signIn(uniqueEmail('nobody'), PASSWORD)).rejects.toMatchObject({ type: 'NotAuthorizedException' });
     expect((await signIn(email, 'Nova1234x')).accessToken).toBeTruthy();
     // Newest first.
     await cognitoCall('ForgotPassword', { ClientId: e.cognito.userPoolClientId, Username: email });
