@@ -1,15 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
-import { endpoints, ownSuperUser, tenant, uniq } from './support/stack.js';
+import { createUser, endpoints, ownSuperUser, tenant, uniq } from './support/stack.js';
 
 let browser: Browser;
 let t: Awaited<ReturnType<typeof tenant>>;
+let otherAdmin: Awaited<ReturnType<typeof createUser>>;
 const web = () => endpoints().webUrl;
 
 beforeAll(async () => {
   browser = await launch();
   t = await tenant();
+  // A second admin with its own API session, to change things while the browser watches.
+  otherAdmin = await createUser(t.admin.token, { profile: 'admin', name: 'Outra Admin' });
 });
 afterAll(async () => {
   await browser?.close();
@@ -61,6 +64,34 @@ describe('users page', () => {
     await page.getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Usuário excluído com sucesso.').waitFor();
     await expect.poll(() => page.locator('tr', { hasText: email }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('live updates', () => {
+  it('shows a user created elsewhere without reloading', async () => {
+    const page = await adminPage();
+    await page.goto(`${web()}/users`);
+    await page.locator('tr', { hasText: 'Outra Admin' }).waitFor();
+    await page.waitForTimeout(1000);
+    const email = `${uniq('live')}@empresa.test`;
+    const res = await otherAdmin.api.post('/users', { name: 'Chegou Agora', email, password: 'Senha1234' });
+    expect(res.status).toBeLessThan(300);
+    await page.locator('tr', { hasText: email }).waitFor({ timeout: 15_000 });
+    await page.context().close();
+  });
+});
+
+describe('settings options', () => {
+  it('saves a setting and keeps it after a reload', async () => {
+    const page = await adminPage();
+    await page.goto(`${web()}/settings`);
+    const select = page.getByRole('combobox', { name: 'Gerenciamento de Expediente' });
+    await select.waitFor();
+    await select.selectOption('queue');
+    await page.getByText('Agendamento atualizado com sucesso.').waitFor();
+    await page.reload();
+    await expect.poll(() => page.getByRole('combobox', { name: 'Gerenciamento de Expediente' }).inputValue(), { timeout: 10_000 }).toBe('queue');
     await page.context().close();
   });
 });

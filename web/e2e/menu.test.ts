@@ -41,6 +41,17 @@ describe('side menu visibility', () => {
     expect(await page.getByTestId('active-until').count()).toBe(0);
     await page.goto(`${web()}/users`);
     await page.waitForURL((u) => u.pathname === '/');
+
+    // Profile opens the user dialog for oneself, without the admin-only fields.
+    await page.getByRole('button', { name: 'Menu do usuário' }).click();
+    await page.getByRole('menuitem', { name: 'Perfil' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByLabel('Nome', { exact: true }).inputValue()).toBe('Agente Um');
+    expect(await dialog.getByRole('combobox', { name: 'Perfil' }).count()).toBe(0);
+    expect(await dialog.getByText('Filas').count()).toBe(0);
+    await dialog.getByLabel('Nome', { exact: true }).fill('Agente Um Editado');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await expect.poll(() => page.getByTestId('greeting').textContent()).toContain('Agente Um Editado');
     await ctx.close();
   });
 

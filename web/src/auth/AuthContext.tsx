@@ -81,7 +81,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       offAuth();
       offUser();
     };
-  }, [user?.id, user?.companyId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [user?.id, user?.companyId]);
 
   useEffect(() => () => realtime.stop(), []);
 

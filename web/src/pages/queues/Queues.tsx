@@ -42,7 +42,7 @@ export default function Queues() {
       off();
       offR();
     };
-  }, [user?.companyId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [user?.companyId]);
 
   const remove = async (q: Queue) => {
     try {

@@ -46,7 +46,7 @@ export default function Options() {
       off();
       offR();
     };
-  }, [user?.companyId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [user?.companyId]);
 
   const change = async (k: SettingKey, value: string) => {
     const before = data?.find((s) => s.key === k)?.value;

@@ -96,7 +96,7 @@ export default function UserDialog({
         onClose();
       })
       .finally(() => setLoading(false));
-  }, [open, userId, admin, reset]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [open, userId, admin, reset]);
 
   const onSubmit = handleSubmit(async (v) => {
     await delay(FORM_SUBMIT_DELAY_MS);
