@@ -94,6 +94,7 @@ export interface GatewayOptions {
   /** Defaults to importing functions/src/http/<handler>/index.ts. */
   loadHandler?: HttpModuleLoader;
   bodyLimit?: number;
+  integrationTimeoutMs?: number;
 }
 
 export const CORS_ALLOW_HEADERS = 'authorization,content-type';
@@ -104,30 +105,32 @@ export async function startGateway(opts: GatewayOptions) {
   const match = routeMatcher(opts.routes);
   const load: HttpModuleLoader = opts.loadHandler ?? moduleLoader(httpModuleFile);
   const bodyLimit = opts.bodyLimit ?? 10 * 1024 * 1024;
+  const integrationTimeoutMs = opts.integrationTimeoutMs ?? 30_000;
 
   const server = http.createServer(async (req, res) => {
     const started = Date.now();
     const url = new URL(req.url ?? '/', 'http://local');
     const origin = req.headers.origin;
-    const cors: Record<string, string> = {};
+    const requestId = crypto.randomUUID();
+    const baseHeaders: Record<string, string> = { 'apigw-requestid': requestId };
     if (origin && opts.allowOrigin(origin)) {
-      cors['access-control-allow-origin'] = origin;
-      cors.vary = 'Origin';
+      baseHeaders['access-control-allow-origin'] = origin;
+      baseHeaders.vary = 'Origin';
     }
     const reply = (status: number, body: unknown) => {
-      sendJson(res, status, body, cors);
+      sendJson(res, status, body, baseHeaders);
       opts.log('gateway', `${req.method} ${url.pathname} ${status} ${Date.now() - started}ms`);
     };
     // Preflight is answered by API Gateway itself when CORS is configured.
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-      if (cors['access-control-allow-origin']) {
-        Object.assign(cors, {
+      if (baseHeaders['access-control-allow-origin']) {
+        Object.assign(baseHeaders, {
           'access-control-allow-headers': CORS_ALLOW_HEADERS,
           'access-control-allow-methods': CORS_ALLOW_METHODS,
           'access-control-max-age': CORS_MAX_AGE,
         });
       }
-      res.writeHead(204, cors);
+      res.writeHead(204, baseHeaders);
       res.end();
       return;
     }
@@ -176,7 +179,6 @@ export async function startGateway(opts: GatewayOptions) {
     const query: Record<string, string> = {};
     for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
     const text = isTextContent(headers['content-type']);
-    const requestId = crypto.randomUUID();
     const now = new Date();
     const event = {
       version: '2.0',
@@ -219,11 +221,23 @@ export async function startGateway(opts: GatewayOptions) {
       return reply(502, { message: 'Bad Gateway' });
     }
     let result: unknown;
+    const TIMED_OUT = Symbol('timeout');
+    let timer: NodeJS.Timeout | undefined;
     try {
-      result = await mod.handler(event, lambdaContext(`balcao-http-${m.route.handler}`, requestId));
+      // HTTP APIs give an integration at most 30 s, then answer 503 while the Lambda runs on.
+      result = await Promise.race([
+        mod.handler(event, lambdaContext(`balcao-http-${m.route.handler}`, requestId, integrationTimeoutMs)),
+        new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), integrationTimeoutMs))),
+      ]);
     } catch (e) {
       opts.log('gateway', `!!! ${m.routeKey} threw: ${(e as Error).stack ?? e}`);
       return reply(500, { message: 'Internal Server Error' });
+    } finally {
+      clearTimeout(timer);
+    }
+    if (result === TIMED_OUT) {
+      opts.log('gateway', `!!! ${m.routeKey} took longer than ${integrationTimeoutMs} ms`);
+      return reply(503, { message: 'Service Unavailable' });
     }
     // Payload format 2.0: a result without statusCode is taken as a 200 JSON body.
     const r =
@@ -234,7 +248,7 @@ export async function startGateway(opts: GatewayOptions) {
     for (const [k, v] of Object.entries(r.headers ?? {})) outHeaders[k.toLowerCase()] = String(v);
     if (!outHeaders['content-type'] && r.body) outHeaders['content-type'] = 'application/json';
     if (r.cookies?.length) outHeaders['set-cookie'] = r.cookies;
-    Object.assign(outHeaders, cors);
+    Object.assign(outHeaders, baseHeaders);
     const out = r.body === undefined ? Buffer.alloc(0) : r.isBase64Encoded ? Buffer.from(r.body, 'base64') : Buffer.from(r.body, 'utf8');
     outHeaders['content-length'] = String(out.length);
     res.writeHead(r.statusCode, outHeaders);

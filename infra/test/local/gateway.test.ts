@@ -16,6 +16,7 @@ const fixtureRoutes: RouteDef[] = [
   { method: 'GET', path: '/fail/binary', handler: 'echo', auth: 'public' },
   { method: 'GET', path: '/fail/plain', handler: 'echo', auth: 'public' },
   { method: 'GET', path: '/missing', handler: 'does-not-exist', auth: 'public' },
+  { method: 'GET', path: '/slow', handler: 'slow', auth: 'public' },
 ];
 
 let gw: { url: string; stop(): Promise<void> };
@@ -33,8 +34,10 @@ beforeAll(async () => {
     allowOrigin: (o) => o === 'http://console.test',
     log: () => {},
     bodyLimit: 1024 * 1024,
+    integrationTimeoutMs: 300,
     loadHandler: async (name) => {
       if (name === 'echo') return echo;
+      if (name === 'slow') return { handler: () => new Promise((r) => setTimeout(() => r({ statusCode: 200 }), 2000)) };
       throw new Error(`no module ${name}`);
     },
   });
@@ -137,6 +140,10 @@ describe('the local gateway: JWT authorizer', () => {
     expect(await plain.json()).toEqual({ hello: 'world' });
     expect((await get('/fail/throw')).status).toBe(500);
     expect((await get('/missing')).status).toBe(502);
+    const slow = await get('/slow');
+    expect(slow.status).toBe(503);
+    expect(await slow.json()).toEqual({ message: 'Service Unavailable' });
+    expect(slow.headers.get('apigw-requestid')).toBeTruthy();
   });
 
   it('answers CORS preflight for the console origin and tags responses', async () => {
