@@ -87,3 +87,36 @@ export interface Page<T> {
   count?: number;
   items: T[];
 }
+
+export interface Connection {
+  id: number;
+  name: string;
+  status: import('./whatsapp.js').SessionStatus;
+  qrcode: string;
+  retries: number;
+  isDefault: boolean;
+  number: string;
+  /** Whether an API token is set (the token itself is stored hashed and never answered). */
+  hasToken: boolean;
+  token: string;
+  provider: import('./whatsapp.js').Provider;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  expiresInactiveMessage: string;
+  expiresTicket: number;
+  timeToTransfer: number;
+  transferQueueId: number | null;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  sendIdQueue: number | null;
+  timeSendQueue: number;
+  promptId: number | null;
+  integrationId: number | null;
+  queueIds: number[];
+  queues: QueueRef[];
+  companyId: number;
+  createdAt: string;
+  updatedAt: string;
+}

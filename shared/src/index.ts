@@ -10,3 +10,4 @@ export * from './realtime.js';
 export * from './entities.js';
 export * from './visibility.js';
 export * from './whatsapp.js';
+export * from './schemas/connections.js';

@@ -14,6 +14,9 @@ export interface QueueDef {
   maxReceiveCount: number;
 }
 
+/** Session-host shards (DESIGN §6): one outbound FIFO command queue each. */
+export const SHARDS = 2;
+
 export const queues: QueueDef[] = [
   {
     name: 'realtime',

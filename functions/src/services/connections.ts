@@ -1,0 +1,280 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  AppError,
+  companyEvent,
+  connectionSchema,
+  connectionUpdateSchema,
+  parseOrThrow,
+  shardOf,
+  type Connection,
+  type SessionStatus,
+} from '@balcao/shared';
+import { batchGet, clean, getItem, nextId, queryAll, transact, tx, updateItem, type TransactItem } from '../core/db.js';
+import { keys, pad } from '../core/keys.js';
+import { publish } from '../core/realtime.js';
+import { sendCommand } from '../core/commands.js';
+import { SHARDS } from '../workers/manifest.js';
+import type { CompanyItem, PlanItem, QueueItem } from './types.js';
+import { limitError, usageDecrement, usageIncrement } from './usage.js';
+
+export interface ConnectionItem {
+  PK: string;
+  SK: string;
+  entity: 'connection';
+  GSI1PK: string;
+  GSI1SK: string;
+  id: number;
+  companyId: number;
+  shard: number;
+  name: string;
+  status: SessionStatus;
+  qrcode: string;
+  retries: number;
+  isDefault: boolean;
+  number: string;
+  tokenHash: string | null;
+  provider: 'beta' | 'sandbox';
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  expiresInactiveMessage: string;
+  expiresTicket: number;
+  timeToTransfer: number;
+  transferQueueId: number | null;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  sendIdQueue: number | null;
+  timeSendQueue: number;
+  promptId: number | null;
+  integrationId: number | null;
+  queueIds: number[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const connectionKey = (companyId: number, id: number) => ({ PK: `C#${companyId}`, SK: `WAPP#${pad(id)}` });
+const nameMarker = (companyId: number, name: string) => ({ PK: `C#${companyId}`, SK: `UNIQ#WNAME#${name.trim().toLowerCase()}` });
+export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+const tokenMarker = (hash: string) => ({ PK: `WTOKEN#${hash}`, SK: 'TOKEN' });
+
+const nameTaken = () =>
+  new AppError(409, 'ERR_VALIDATION', { message: 'Já existe uma conexão com esse nome', fields: [{ field: 'name', message: 'Já existe uma conexão com esse nome' }] });
+const tokenTaken = () =>
+  new AppError(409, 'ERR_VALIDATION', { message: 'Esse token já está em uso', fields: [{ field: 'token', message: 'Esse token já está em uso' }] });
+const greetingRequired = () =>
+  new AppError(400, 'ERR_WAPP_GREETING_REQUIRED', { fields: [{ field: 'greetingMessage', message: 'ERR_WAPP_GREETING_REQUIRED' }] });
+
+export async function toApiConnection(item: ConnectionItem, queues?: Map<number, QueueItem>, withSession = true): Promise<Connection> {
+  const queueMap =
+    queues ?? new Map((await batchGet<QueueItem>(item.queueIds.map((id) => keys.queue(item.companyId, id)))).map((q) => [q.id, q]));
+  const { tokenHash: hash, shard: _shard, ...rest } = clean(item);
+  return {
+    ...(rest as unknown as Connection),
+    qrcode: withSession ? item.qrcode : '',
+    hasToken: !!hash,
+    token: '',
+    queues: item.queueIds
+      .map((id) => queueMap.get(id))
+      .filter((q): q is QueueItem => !!q)
+      .map((q) => ({ id: q.id, name: q.name, color: q.color })),
+  };
+}
+
+export const listConnectionItems = (companyId: number) =>
+  queryAll<ConnectionItem>(`C#${companyId}`, 'WAPP#');
+
+export async function listConnections(companyId: number, withSession: boolean): Promise<Connection[]> {
+  const [items, queues] = await Promise.all([listConnectionItems(companyId), queryAll<QueueItem>(`C#${companyId}`, keys.queuePrefix())]);
+  const queueMap = new Map(queues.map((q) => [q.id, q]));
+  return Promise.all(items.sort((a, b) => a.name.localeCompare(b.name, 'pt-BR')).map((c) => toApiConnection(c, queueMap, withSession)));
+}
+
+export async function getConnectionItem(companyId: number, id: number): Promise<ConnectionItem> {
+  const item = await getItem<ConnectionItem>(connectionKey(companyId, id));
+  if (!item) throw new AppError(404, 'ERR_NO_WAPP_FOUND');
+  return item;
+}
+
+async function assertRefs(companyId: number, queueIds: number[], transferQueueId: number | null | undefined, sendIdQueue: number | null | undefined) {
+  const wanted = [...new Set([...queueIds, ...(transferQueueId ? [transferQueueId] : []), ...(sendIdQueue ? [sendIdQueue] : [])])];
+  if (!wanted.length) return;
+  const found = await batchGet<QueueItem>(wanted.map((id) => keys.queue(companyId, id)));
+  if (found.length !== wanted.length) {
+    throw new AppError(400, 'ERR_NO_QUEUE_FOUND', { fields: [{ field: 'queueIds', message: 'ERR_NO_QUEUE_FOUND' }] });
+  }
+}
+
+async function publishConnection(item: ConnectionItem, action: 'create' | 'update') {
+  const whatsapp = await toApiConnection(item);
+  await publish({ companyId: item.companyId, event: companyEvent(item.companyId, 'whatsapp'), data: { action, whatsapp }, audience: [{ kind: 'company' }] });
+}
+
+/** Creates a connection; the company's first one becomes its default (spec 000 §5). */
+export async function createConnection(companyId: number, input: unknown): Promise<Connection> {
+  const data = parseOrThrow(connectionSchema, input);
+  const queueIds = [...new Set(data.queueIds ?? [])];
+  if (queueIds.length > 1 && !data.greetingMessage?.trim()) throw greetingRequired();
+  await assertRefs(companyId, queueIds, data.transferQueueId, data.sendIdQueue);
+  const company = await getItem<CompanyItem>(keys.company(companyId));
+  const plan = company ? await getItem<PlanItem>(keys.plan(company.planId)) : undefined;
+  const existing = await listConnectionItems(companyId);
+  const makeDefault = existing.length === 0 || data.isDefault === true;
+  const id = await nextId(companyId, 'whatsapp');
+  const shard = shardOf(id, SHARDS);
+  const now = new Date().toISOString();
+  const hash = data.token?.trim() ? tokenHash(data.token.trim()) : null;
+  const item: ConnectionItem = {
+    ...connectionKey(companyId, id),
+    entity: 'connection',
+    GSI1PK: `SHARD#${shard}`,
+    GSI1SK: `${companyId}#${pad(id)}`,
+    id,
+    companyId,
+    shard,
+    name: data.name,
+    status: 'OPENING',
+    qrcode: '',
+    retries: 0,
+    isDefault: makeDefault,
+    number: '',
+    tokenHash: hash,
+    provider: data.provider ?? 'beta',
+    greetingMessage: data.greetingMessage ?? '',
+    complationMessage: data.complationMessage ?? '',
+    outOfHoursMessage: data.outOfHoursMessage ?? '',
+    ratingMessage: data.ratingMessage ?? '',
+    expiresInactiveMessage: data.expiresInactiveMessage ?? '',
+    expiresTicket: data.expiresTicket ?? 0,
+    timeToTransfer: data.timeToTransfer ?? 0,
+    transferQueueId: data.transferQueueId ?? null,
+    timeUseBotQueues: data.timeUseBotQueues ?? 0,
+    maxUseBotQueues: data.maxUseBotQueues ?? 3,
+    sendIdQueue: data.sendIdQueue ?? null,
+    timeSendQueue: data.timeSendQueue ?? 0,
+    promptId: data.promptId ?? null,
+    integrationId: data.integrationId ?? null,
+    queueIds,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const limit = plan?.connections ?? 0;
+  const items: TransactItem[] = [
+    tx.putUnique({ ...nameMarker(companyId, data.name), entity: 'unique', connectionId: id }),
+    tx.put(item, 'attribute_not_exists(PK)'),
+    usageIncrement(companyId, 'connections', limit),
+  ];
+  if (hash) items.push(tx.putUnique({ ...tokenMarker(hash), entity: 'wtoken', companyId, connectionId: id }));
+  if (makeDefault) {
+    for (const other of existing.filter((c) => c.isDefault)) {
+      items.push(tx.update(connectionKey(companyId, other.id), 'SET isDefault = :f', { ':f': false }, 'attribute_exists(PK)'));
+    }
+  }
+  await transact(items, (i) => (i === 0 ? nameTaken() : i === 2 ? limitError('connections', limit) : i === 3 && hash ? tokenTaken() : undefined));
+  await publishConnection(item, 'create');
+  if (makeDefault) for (const other of existing.filter((c) => c.isDefault)) await publishConnection({ ...other, isDefault: false }, 'update');
+  // A new connection starts its session at once: the QR (or the sandbox phone) is waiting.
+  await sendCommand({ type: 'start', companyId, connectionId: id });
+  return toApiConnection(item);
+}
+
+export async function updateConnection(companyId: number, id: number, input: unknown): Promise<Connection> {
+  const current = await getConnectionItem(companyId, id);
+  const data = parseOrThrow(connectionUpdateSchema, input);
+  const queueIds = data.queueIds ? [...new Set(data.queueIds)] : current.queueIds;
+  const greeting = data.greetingMessage ?? current.greetingMessage;
+  if (queueIds.length > 1 && !greeting.trim()) throw greetingRequired();
+  await assertRefs(companyId, queueIds, data.transferQueueId, data.sendIdQueue);
+  if (data.isDefault === false && current.isDefault) {
+    throw new AppError(400, 'ERR_NO_OTHER_WHATSAPP', { fields: [{ field: 'isDefault', message: 'ERR_NO_OTHER_WHATSAPP' }] });
+  }
+  const now = new Date().toISOString();
+  const newHash = data.token?.trim() ? tokenHash(data.token.trim()) : undefined;
+  const { token: _token, queueIds: _q, ...fields } = data;
+  const next: ConnectionItem = {
+    ...current,
+    ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
+    queueIds,
+    tokenHash: newHash ?? current.tokenHash,
+    updatedAt: now,
+  } as ConnectionItem;
+  const items: TransactItem[] = [tx.put(next, 'attribute_exists(PK) AND updatedAt = :seen', { ':seen': current.updatedAt })];
+  const nameChanged = data.name && data.name.trim().toLowerCase() !== current.name.trim().toLowerCase();
+  if (nameChanged) {
+    items.push(tx.putUnique({ ...nameMarker(companyId, data.name!), entity: 'unique', connectionId: id }));
+    items.push(tx.delete(nameMarker(companyId, current.name)));
+  }
+  const tokenChanged = newHash && newHash !== current.tokenHash;
+  if (tokenChanged) {
+    items.push(tx.putUnique({ ...tokenMarker(newHash), entity: 'wtoken', companyId, connectionId: id }));
+    if (current.tokenHash) items.push(tx.delete(tokenMarker(current.tokenHash)));
+  }
+  const demoted: ConnectionItem[] = [];
+  if (data.isDefault === true && !current.isDefault) {
+    for (const other of (await listConnectionItems(companyId)).filter((c) => c.isDefault && c.id !== id)) {
+      items.push(tx.update(connectionKey(companyId, other.id), 'SET isDefault = :f', { ':f': false }, 'attribute_exists(PK)'));
+      demoted.push({ ...other, isDefault: false });
+    }
+  }
+  await transact(items, (i) => {
+    if (i === 0) return new AppError(409, 'ERR_VALIDATION', { message: 'A conexão foi alterada por outra pessoa; recarregue e tente de novo' });
+    if (nameChanged && i === 1) return nameTaken();
+    if (tokenChanged && i === (nameChanged ? 3 : 1)) return tokenTaken();
+    return undefined;
+  });
+  await publishConnection(next, 'update');
+  for (const d of demoted) await publishConnection(d, 'update');
+  return toApiConnection(next);
+}
+
+/** Deleting ends the session (logout) and, for the default, promotes the oldest other connection. */
+export async function deleteConnection(companyId: number, id: number): Promise<void> {
+  const current = await getConnectionItem(companyId, id);
+  const others = (await listConnectionItems(companyId)).filter((c) => c.id !== id).sort((a, b) => a.id - b.id);
+  const items: TransactItem[] = [
+    tx.delete(connectionKey(companyId, id), 'attribute_exists(PK)'),
+    tx.delete(nameMarker(companyId, current.name)),
+    usageDecrement(companyId, 'connections'),
+  ];
+  if (current.tokenHash) items.push(tx.delete(tokenMarker(current.tokenHash)));
+  const promoted = current.isDefault && others.length && !others.some((o) => o.isDefault) ? others[0] : undefined;
+  if (promoted) items.push(tx.update(connectionKey(companyId, promoted.id), 'SET isDefault = :t', { ':t': true }, 'attribute_exists(PK)'));
+  await transact(items, (i) => (i === 0 ? new AppError(404, 'ERR_NO_WAPP_FOUND') : undefined));
+  await sendCommand({ type: 'logout', companyId, connectionId: id });
+  await publish({ companyId, event: companyEvent(companyId, 'whatsapp'), data: { action: 'delete', whatsappId: id }, audience: [{ kind: 'company' }] });
+  if (promoted) await publishConnection({ ...promoted, isDefault: true }, 'update');
+}
+
+/** Session actions of the connections page (spec 000 §4): the session host carries them out. */
+export async function sessionAction(companyId: number, id: number, action: 'start' | 'newQr' | 'restart' | 'logout'): Promise<Connection> {
+  const current = await getConnectionItem(companyId, id);
+  const status: SessionStatus = action === 'logout' ? 'DISCONNECTED' : 'OPENING';
+  const updated = await updateItem<ConnectionItem>(connectionKey(companyId, id), {
+    status,
+    qrcode: '',
+    retries: action === 'logout' ? current.retries : 0,
+    updatedAt: new Date().toISOString(),
+  });
+  await sendCommand({ type: action, companyId, connectionId: id });
+  await publishSession(updated);
+  return toApiConnection(updated);
+}
+
+export async function publishSession(item: ConnectionItem) {
+  const session = await toApiConnection(item);
+  await publish({
+    companyId: item.companyId,
+    event: companyEvent(item.companyId, 'whatsappSession'),
+    data: { action: 'update', session },
+    audience: [{ kind: 'company' }],
+  });
+}
+
+/** The external API: a connection by its token (looked up by hash; the token is never stored). */
+export async function connectionByToken(token: string): Promise<ConnectionItem | undefined> {
+  const marker = await getItem<{ companyId: number; connectionId: number }>(tokenMarker(tokenHash(token)));
+  if (!marker) return undefined;
+  return getItem<ConnectionItem>(connectionKey(marker.companyId, marker.connectionId));
+}
+
+export const newApiToken = () => randomBytes(24).toString('base64url');
