@@ -4,7 +4,6 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { FastifyInstance } from 'fastify';
 import { queues, type QueueDef } from '@balcao/functions/workers/manifest';
 import type { Log } from './http-util.js';
 
@@ -106,11 +105,22 @@ async function persistentS3Store(dir: string, log: Log) {
   return new PersistentS3Store();
 }
 
+/** The slice of fauxqs's Fastify app used here (fastify is fauxqs's dependency, not ours). */
+interface HookableApp {
+  addHook(
+    name: 'onRequest',
+    hook: (
+      req: { method: string; headers: Record<string, string | string[] | undefined> },
+      reply: { header(k: string, v: string): unknown; code(n: number): { send(): unknown } },
+    ) => Promise<unknown>,
+  ): unknown;
+}
+
 /** Browser uploads go straight to S3 with presigned PUT; the console origin must be allowed. */
-function addCors(app: FastifyInstance, allowOrigin: (origin: string) => boolean) {
+function addCors(app: HookableApp, allowOrigin: (origin: string) => boolean) {
   app.addHook('onRequest', async (req, reply) => {
     const origin = req.headers.origin;
-    if (origin && allowOrigin(origin)) {
+    if (typeof origin === 'string' && allowOrigin(origin)) {
       reply.header('access-control-allow-origin', origin);
       reply.header('vary', 'Origin');
       reply.header('access-control-expose-headers', 'ETag, x-amz-request-id, x-amz-version-id');
@@ -148,7 +158,7 @@ export async function startSqsS3(opts: {
   const s3Store = await persistentS3Store(path.resolve(opts.dataDir, 's3'), opts.log);
   const restored = s3Store.restore();
   const app = buildApp({ logger: false, stores: { sqsStore, snsStore: new SnsStore(), s3Store } as never });
-  addCors(app as unknown as FastifyInstance, opts.allowOrigin);
+  addCors(app as unknown as HookableApp, opts.allowOrigin);
   await app.listen({ port: opts.port, host: '127.0.0.1' });
   const endpoint = `http://127.0.0.1:${opts.port}`;
   s3Store.createBucket(MEDIA_BUCKET);
