@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launch, newContext, screenshot, signInUi } from './support/browser.js';
-import { endpoints, tenant } from './support/stack.js';
+import { endpoints, ownSuperUser, tenant } from './support/stack.js';
 
 let browser: Browser;
 let t: Awaited<ReturnType<typeof tenant>>;
@@ -25,6 +25,11 @@ describe('sign-in', () => {
     expect(greeting).toContain(`ID ${t.companyId}`);
     expect(await page.getByTestId('active-until').textContent()).toMatch(/\d{2}\/\d{2}\/\d{4}/);
     expect(await page.title()).toBe('Balcão');
+    await page.getByRole('button', { name: 'Menu do usuário' }).click();
+    await page.getByRole('menuitem', { name: 'Sair' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.goto(`${web()}/`);
+    await page.waitForURL(/\/login$/);
     await ctx.close();
   });
 
@@ -34,6 +39,27 @@ describe('sign-in', () => {
     const page = await ctx.newPage();
     await signInUi(page, web(), near.admin.email, near.admin.password);
     await page.getByText(/Sua assinatura vence em \d{2}\/\d{2}\/\d{4}/).waitFor();
+    await ctx.close();
+  });
+
+  it('refuses a blocked company and a past-due subscription with the spec messages', async () => {
+    const sup = await ownSuperUser();
+    const blocked = await tenant();
+    expect((await sup.api.put(`/companies/${blocked.companyId}`, { status: false })).status).toBe(200);
+    const late = await tenant({ dueInDays: -1 });
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    for (const [who, text] of [
+      [blocked, /Sistema bloqueado, entre em contato com o suporte/],
+      [late, /Opss! Sua assinatura venceu \d{2}\/\d{2}\/\d{4}/],
+    ] as const) {
+      await page.goto(`${web()}/login`);
+      await page.getByLabel('Email', { exact: true }).fill(who.admin.email);
+      await page.getByLabel('Senha', { exact: true }).fill(who.admin.password);
+      await page.getByRole('button', { name: 'Entrar' }).click();
+      await expect.poll(() => page.getByTestId('login-error').textContent(), { timeout: 15_000 }).toMatch(text);
+      expect(new URL(page.url()).pathname).toBe('/login');
+    }
     await ctx.close();
   });
 
@@ -99,12 +125,13 @@ describe('sign-in', () => {
     const a = await newContext(browser);
     const b = await newContext(browser);
     const pageA = await a.newPage();
-    const socketA = pageA.waitForEvent('websocket');
+    // A must have joined its notification room before B signs in, so the auth event has somewhere to go.
+    const joined = new Promise<void>((resolve) =>
+      pageA.on('websocket', (ws) => ws.on('framesent', (f) => String(f.payload).includes('joinNotification') && resolve())),
+    );
     await signInUi(pageA, web(), t.admin.email, t.admin.password);
-    const ws = await socketA;
-    // Wait until A has joined its notification room, so the auth event has somewhere to go.
-    await ws.waitForEvent('framesent', { predicate: (f) => String(f.payload).includes('joinNotification'), timeout: 10_000 }).catch(() => undefined);
-    await pageA.waitForTimeout(500);
+    await joined;
+    await pageA.waitForTimeout(300);
 
     const pageB = await b.newPage();
     await signInUi(pageB, web(), t.admin.email, t.admin.password);

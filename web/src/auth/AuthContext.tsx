@@ -52,14 +52,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     })();
   }, [clear]);
 
-  // Plan flags drive the menu; refresh them from the company record (spec 000 §7 listPlan).
+  // Plan flags drive the menu; refresh them from the company record once per session (spec 000 §7 listPlan).
   useEffect(() => {
-    if (!user?.companyId || user.company?.plan) return;
+    if (!user?.companyId) return;
     api
       .get<{ plan?: Plan }>(`/companies/listPlan/${user.companyId}`)
       .then((c) => c.plan && setUser((u) => (u && u.company ? { ...u, company: { ...u.company, plan: c.plan } } : u)))
       .catch(() => {});
-  }, [user?.companyId, user?.company?.plan]);
+  }, [user?.id, user?.companyId]);
 
   // Realtime lives as long as the signed-in session; it also carries the single-session kick-out.
   useEffect(() => {

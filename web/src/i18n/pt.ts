@@ -1,3 +1,5 @@
+import type { ErrorCode } from '@balcao/shared';
+
 /** Portuguese: the default and fallback language (spec 000 §1). Other catalogues mirror these keys. */
 const pt = {
   app: { name: 'Balcão' },
@@ -276,7 +278,7 @@ const pt = {
     ERR_UNSUPPORTED_MEDIA_TYPE: 'Tipo de arquivo não suportado.',
     ERR_RATE_LIMITED: 'Muitas requisições. Aguarde um momento e tente novamente.',
     ERR_PLAN_IN_USE: 'Este plano está em uso por empresas e não pode ser excluído.',
-  },
+  } satisfies Record<ErrorCode, string>,
 };
 
 export default pt;
