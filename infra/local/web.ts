@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import os from 'node:os';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -37,10 +39,30 @@ export async function buildWebIfStale(log: Log) {
     log('web', 'web/index.html does not exist yet; nothing to build');
     return;
   }
-  if (!webBuildIsStale()) {
-    log('web', 'web/dist is up to date');
-    return;
+  // Several stacks (npm start, test runs) may start at once; one builds, the others wait for it.
+  const lock = path.join(os.tmpdir(), `balcao-web-build-${crypto.createHash('sha1').update(WEB).digest('hex').slice(0, 8)}.lock`);
+  for (;;) {
+    if (!webBuildIsStale()) {
+      log('web', 'web/dist is up to date');
+      return;
+    }
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 5 * 60_000) fs.rmSync(lock, { recursive: true, force: true }); // left by a killed build
+      else await new Promise((r) => setTimeout(r, 500));
+    }
   }
+  try {
+    await runBuild(log);
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function runBuild(log: Log) {
   log('web', 'building the console (vite)…');
   const started = Date.now();
   await new Promise<void>((resolve, reject) => {

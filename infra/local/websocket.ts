@@ -88,7 +88,12 @@ export async function startWebSocket(opts: {
     const event = {
       headers,
       multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, [v]])),
-      ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
+      ...(Object.keys(query).length
+        ? {
+            queryStringParameters: query,
+            multiValueQueryStringParameters: Object.fromEntries([...new Set(url.searchParams.keys())].map((k) => [k, url.searchParams.getAll(k)])),
+          }
+        : {}),
       requestContext: baseContext(conn, '$connect', 'CONNECT'),
       isBase64Encoded: false,
     };
