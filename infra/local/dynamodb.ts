@@ -64,6 +64,9 @@ export async function startDynamo(opts: { dataDir: string; port: number; log: Lo
   const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-guard', 'java', ...args], {
     cwd: dir,
     stdio: ['pipe', 'pipe', 'pipe'],
+    // Own process group: a terminal Ctrl-C reaches only Node, which then stops java last, after
+    // the parts that still write to the table ($disconnect, workers) have finished.
+    detached: true,
   });
   let exited = false;
   const exitPromise = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
