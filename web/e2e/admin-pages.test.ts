@@ -10,7 +10,7 @@ const web = () => endpoints().webUrl;
 
 beforeAll(async () => {
   browser = await launch();
-  t = await tenant();
+  t = await tenant({ planOverrides: { users: 100 } });
   // A second admin with its own API session, to change things while the browser watches.
   otherAdmin = await createUser(t.admin.token, { profile: 'admin', name: 'Outra Admin' });
 });
@@ -78,6 +78,29 @@ describe('live updates', () => {
     const res = await otherAdmin.api.post('/users', { name: 'Chegou Agora', email, password: 'Senha1234' });
     expect(res.status).toBeLessThan(300);
     await page.locator('tr', { hasText: email }).waitFor({ timeout: 15_000 });
+    await page.context().close();
+  });
+});
+
+describe('users list paging', () => {
+  it('loads the next page when scrolled near the bottom', async () => {
+    // 20 users a page: with these 25 the list has at least two pages.
+    const tag = uniq('pg');
+    for (let i = 0; i < 25; i++) {
+      const res = await otherAdmin.api.post('/users', { name: `Pagina ${tag} ${String(i).padStart(2, '0')}`, email: `${tag}${i}@empresa.test`, password: 'Senha1234' });
+      expect(res.status).toBeLessThan(300);
+    }
+    const page = await adminPage();
+    await page.goto(`${web()}/users`);
+    const rows = page.locator('tbody tr');
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(20);
+    const total = (await otherAdmin.api.get('/users?searchParam=&pageNumber=1')).body.count as number;
+    const first = await rows.count();
+    expect(first).toBeLessThan(total);
+    await page.getByTestId('users-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThan(first);
+    await page.getByTestId('users-scroll').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await expect.poll(() => rows.count(), { timeout: 10_000 }).toBe(total);
     await page.context().close();
   });
 });

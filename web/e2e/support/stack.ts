@@ -30,9 +30,9 @@ export async function ownSuperUser(): Promise<{ email: string; password: string;
 }
 
 /** A fresh tenant (created by this file's own super user) with a due date `dueInDays` ahead. */
-export async function tenant(opts: { dueInDays?: number } = {}) {
+export async function tenant(opts: { dueInDays?: number; planOverrides?: Record<string, unknown> } = {}) {
   const sup = await ownSuperUser();
-  const t = await createTenant({ superApi: sup.api });
+  const t = await createTenant({ superApi: sup.api, planOverrides: opts.planOverrides });
   const dueDate = new Date(Date.now() + (opts.dueInDays ?? 365) * 86_400_000).toISOString();
   const res = await sup.api.put(`/companies/${t.companyId}`, { dueDate });
   if (res.status !== 200) throw new Error(`PUT /companies/${t.companyId}: ${res.status} ${JSON.stringify(res.body)}`);
