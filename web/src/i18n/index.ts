@@ -33,7 +33,7 @@ MESSAGE_KEYS['Campo obrigatório'] = 'validation.fieldRequired';
 
 export function translateMessage(message: string | undefined): string | undefined {
   if (!message) return message;
-  const key = MESSAGE_KEYS[message];
+  const key = MESSAGE_KEYS[message] ?? (/^ERR_[A-Z_]+$/.test(message) && i18n.exists(`errors.${message}`) ? `errors.${message}` : undefined);
   return key ? i18n.t(key) : message;
 }
 
