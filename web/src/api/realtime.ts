@@ -17,6 +17,8 @@ class Realtime {
   private stopped = true;
   private everOpened = false;
   private retryHandle: ReturnType<typeof setTimeout> | null = null;
+  /** Bumped by stop(): callbacks of an older socket must not reconnect a newer session. */
+  private generation = 0;
 
   start() {
     if (!this.stopped) return;
@@ -26,6 +28,7 @@ class Realtime {
 
   stop() {
     this.stopped = true;
+    this.generation++;
     this.clearTimers();
     if (this.retryHandle) clearTimeout(this.retryHandle);
     this.ws?.close();
@@ -56,8 +59,9 @@ class Realtime {
   }
 
   private async connect() {
+    const gen = this.generation;
     const token = await accessToken();
-    if (this.stopped) return;
+    if (this.stopped || gen !== this.generation) return;
     if (!token) return this.schedule();
     const url = `${config().wsUrl}${config().wsUrl.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
     const ws = new WebSocket(url);
@@ -86,11 +90,12 @@ class Realtime {
     ws.onclose = async () => {
       this.clearTimers();
       if (this.ws === ws) this.ws = null;
-      if (this.stopped) return;
+      if (this.stopped || gen !== this.generation) return;
       if (!opened) {
         // The browser hides the handshake status; a refused connect with a token that no longer
         // refreshes means the session is gone (spec 000 §4: the app reloads).
         const fresh = await accessToken(true);
+        if (gen !== this.generation) return;
         if (!fresh) {
           window.location.reload();
           return;
