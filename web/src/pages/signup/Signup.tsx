@@ -9,6 +9,7 @@ import { toastError } from '../../api/errors';
 import { toast } from '../../ui/toast';
 import { AuthCard } from '../../ui/AuthCard';
 import { fieldError, resolver } from '../../ui/form';
+import { maskPhone } from '../../ui/phone';
 
 interface Values {
   name: string;
@@ -16,15 +17,6 @@ interface Values {
   phone: string;
   password: string;
   planId: string;
-}
-
-/** (99) 99999-9999 while typing; at most 11 digits are kept. */
-export function maskPhone(raw: string): string {
-  const d = raw.replace(/\D/g, '').slice(0, 11);
-  if (d.length === 0) return '';
-  if (d.length <= 2) return `(${d}`;
-  if (d.length <= 7) return `(${d.slice(0, 2)}) ${d.slice(2)}`;
-  return `(${d.slice(0, 2)}) ${d.slice(2, 7)}-${d.slice(7)}`;
 }
 
 const money = (v: number) => v.toLocaleString('pt-BR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });

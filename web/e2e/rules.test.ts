@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, type User } from '@balcao/shared';
+import { visibleItems } from '../src/shell/menu.js';
+import { maskPhone } from '../src/ui/phone.js';
+import pt from '../src/i18n/pt.js';
+import en from '../src/i18n/en.js';
+import es from '../src/i18n/es.js';
+
+// Pure rules of the console; they live with the browser tests because the web has no unit project.
+
+const user = (over: Partial<User>): User =>
+  ({ id: 1, name: 'A', email: 'a@b.c', profile: 'Nível 1', companyId: 1, super: false, online: true, photoUrl: null, whatsappId: null, queues: [], allTicket: 'desabled', sendGreetingAccepted: false, createdAt: '', updatedAt: '', ...over }) as User;
+
+describe('menu rules', () => {
+  it('shows the administration items to admins only (any casing of admin)', () => {
+    expect(visibleItems(user({ profile: 'Nível 3' })).map((i) => i.to)).toEqual(['/']);
+    expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual(['/', '/queues', '/users', '/settings']);
+  });
+});
+
+describe('phone mask', () => {
+  it.each([
+    ['', ''],
+    ['1', '(1'],
+    ['119', '(11) 9'],
+    ['11987654321', '(11) 98765-4321'],
+    ['(11) 98765-43219999', '(11) 98765-4321'],
+    ['1133334444', '(11) 33334-444'],
+  ])('%s → %s', (raw, masked) => expect(maskPhone(raw)).toBe(masked));
+});
+
+describe('catalogues', () => {
+  const keys = (o: object, prefix = ''): string[] =>
+    Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  it('en and es carry exactly the keys of pt, none empty', () => {
+    expect(keys(en).sort()).toEqual(keys(pt).sort());
+    expect(keys(es).sort()).toEqual(keys(pt).sort());
+    for (const cat of [pt, en, es]) for (const k of keys(cat)) expect(k.split('.').reduce((o: any, p) => o[p], cat)).not.toBe('');
+  });
+  it('translates every error code of the shared catalogue', () => {
+    for (const cat of [pt, en, es]) for (const code of ERROR_CODES) expect(cat.errors[code], code).toBeTruthy();
+  });
+});
