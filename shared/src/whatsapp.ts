@@ -117,6 +117,22 @@ export const outboundCommandSchema = z.discriminatedUnion('type', [
   z.object({ v: z.literal(1), type: z.literal('delete'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), to: peerSchema, waMessageId: z.string() }),
   z.object({ v: z.literal(1), type: z.literal('react'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), to: peerSchema, waMessageId: z.string(), emoji: z.string() }),
   z.object({ v: z.literal(1), type: z.literal('rejectCall'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), callId: z.string(), from: peerSchema }),
+  /**
+   * A question the API needs answered synchronously (is this number on WhatsApp? the phone's
+   * address book): the session host writes the answer to the table item `RPC#<rpcId>`.
+   */
+  z.object({
+    v: z.literal(1),
+    type: z.literal('rpc'),
+    commandId: z.string(),
+    companyId: z.number().int(),
+    connectionId: z.number().int(),
+    rpcId: z.string(),
+    call: z.discriminatedUnion('op', [
+      z.object({ op: z.literal('checkNumber'), number: z.string() }),
+      z.object({ op: z.literal('addressBook') }),
+    ]),
+  }),
   /** Session control from the connections page (§2.8 actions). */
   z.object({
     v: z.literal(1),
@@ -155,3 +171,15 @@ export const MEDIA_PLACEHOLDER: Partial<Record<MediaType, string>> = {
   document: '📎 Documento',
   sticker: '🏷️ Figurinha',
 };
+
+/** Answers of the `rpc` command, as written to the table. */
+export type RpcAnswer =
+  | { op: 'checkNumber'; exists: boolean; number?: string; lid?: string }
+  | { op: 'addressBook'; contacts: { number: string; name: string }[] };
+
+/** WhatsApp-style message ids for what we send (so the echo is recognised: §1). */
+export function newWaMessageId(): string {
+  const bytes = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(bytes);
+  return `3EB0${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('').toUpperCase()}`;
+}

@@ -1,0 +1,208 @@
+import { AppError, MEDIA_PLACEHOLDER, companyEvent, type MediaType, type StoredMedia } from '@balcao/shared';
+import { getItem, queryAll, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
+import { pad } from '../core/keys.js';
+import { readUrl } from '../core/storage.js';
+import { publish } from '../core/realtime.js';
+import { ticketIndexKeys, ticketKey, type TicketItem } from './tickets.js';
+import { toApiContact, type ContactItem } from './contacts.js';
+
+export interface QuotedSnapshot {
+  id: string;
+  body: string;
+  fromMe: boolean;
+  mediaType: MediaType | null;
+}
+
+export interface MessageItem {
+  PK: string;
+  SK: string;
+  entity: 'message';
+  /** The WhatsApp message id (ours for messages we send). */
+  id: string;
+  seq: number;
+  companyId: number;
+  ticketId: number;
+  contactId: number;
+  whatsappId: number;
+  body: string;
+  fromMe: boolean;
+  read: boolean;
+  ack: number;
+  mediaType: MediaType | null;
+  media: StoredMedia | null;
+  quotedMsg: QuotedSnapshot | null;
+  /** In groups: who wrote it. */
+  participant: { number?: string; lid?: string; name?: string } | null;
+  isDeleted: boolean;
+  isEdited: boolean;
+  reactions: { emoji: string; fromMe: boolean; from?: string }[];
+  /** Set when sending failed (ERR_SENDING_WAPP_MSG); cleared on a successful retry. */
+  error: string | null;
+  userId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const messageSk = (seq: number) => `MSG#${pad(seq)}`;
+export const messagePointer = (companyId: number, waMessageId: string, connectionId: number) => ({
+  PK: `C#${companyId}#MID#${waMessageId}`,
+  SK: `W#${connectionId}`,
+});
+
+export async function toApiMessage(m: MessageItem) {
+  const { PK: _pk, SK: _sk, entity: _e, media, ...rest } = m;
+  return {
+    ...rest,
+    mediaUrl: media ? await readUrl(media.key) : null,
+    fileName: media?.fileName ?? null,
+    mimetype: media?.mimetype ?? null,
+    ptt: media?.ptt ?? false,
+  };
+}
+
+export async function findMessage(companyId: number, waMessageId: string, connectionId: number): Promise<MessageItem | undefined> {
+  const pointer = await getItem<{ ticketId: number; sk: string }>(messagePointer(companyId, waMessageId, connectionId), true);
+  if (!pointer) return undefined;
+  return getItem<MessageItem>({ PK: ticketKey(companyId, pointer.ticketId).PK, SK: pointer.sk }, true);
+}
+
+/** A message by its id in a company (the API's `/messages/{id}` routes). */
+export async function findMessageById(companyId: number, waMessageId: string): Promise<MessageItem | undefined> {
+  const pointers = await queryAll<{ ticketId: number; sk: string }>(`C#${companyId}#MID#${waMessageId}`);
+  if (!pointers.length) return undefined;
+  return getItem<MessageItem>({ PK: ticketKey(companyId, pointers[0].ticketId).PK, SK: pointers[0].sk }, true);
+}
+
+export interface NewMessage {
+  id: string;
+  body: string;
+  fromMe: boolean;
+  ack: number;
+  mediaType?: MediaType | null;
+  media?: StoredMedia | null;
+  quotedWaId?: string;
+  participant?: MessageItem['participant'];
+  userId?: number | null;
+  createdAt: string;
+  /** Counts as unread for the agents (inbound messages). */
+  unread: boolean;
+}
+
+export const listBody = (body: string, mediaType?: MediaType | null) => body || (mediaType ? MEDIA_PLACEHOLDER[mediaType] ?? '' : '');
+
+/**
+ * Stores a message in its ticket in one transaction with the WhatsApp-id pointer (a redelivered
+ * event finds the pointer and changes nothing) and the ticket's last message, unread count and list
+ * position. Answers `undefined` for a duplicate.
+ */
+export async function storeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ message: MessageItem; ticket: TicketItem } | undefined> {
+  const { companyId } = ticket;
+  const quoted = msg.quotedWaId ? await findMessage(companyId, msg.quotedWaId, ticket.whatsappId) : undefined;
+  let current = ticket;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const seq = current.lastSeq + 1;
+    const now = new Date().toISOString();
+    const message: MessageItem = {
+      PK: ticketKey(companyId, current.id).PK,
+      SK: messageSk(seq),
+      entity: 'message',
+      id: msg.id,
+      seq,
+      companyId,
+      ticketId: current.id,
+      contactId: current.contactId,
+      whatsappId: current.whatsappId,
+      body: msg.body,
+      fromMe: msg.fromMe,
+      read: msg.fromMe,
+      ack: msg.ack,
+      mediaType: msg.mediaType ?? null,
+      media: msg.media ?? null,
+      quotedMsg: quoted ? { id: quoted.id, body: quoted.body, fromMe: quoted.fromMe, mediaType: quoted.mediaType } : null,
+      participant: msg.participant ?? null,
+      isDeleted: false,
+      isEdited: false,
+      reactions: [],
+      error: null,
+      userId: msg.userId ?? null,
+      createdAt: msg.createdAt,
+      updatedAt: now,
+    };
+    const next: TicketItem = {
+      ...current,
+      lastSeq: seq,
+      lastMessage: listBody(msg.body, msg.mediaType),
+      unreadMessages: current.unreadMessages + (msg.unread ? 1 : 0),
+      updatedAt: now,
+    };
+    Object.assign(next, ticketIndexKeys(next));
+    try {
+      await transact(
+        [
+          tx.putUnique({ ...messagePointer(companyId, msg.id, current.whatsappId), entity: 'messagePointer', ticketId: current.id, sk: message.SK }),
+          tx.put(message, 'attribute_not_exists(PK)'),
+          tx.put(next, 'attribute_exists(PK) AND lastSeq = :seq', { ':seq': current.lastSeq }),
+        ],
+        (i) => (i === 0 ? new Duplicate() : new Contention()),
+      );
+      return { message, ticket: next };
+    } catch (err) {
+      if (err instanceof Duplicate) return undefined;
+      if (!(err instanceof Contention) && (err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+      const fresh = await getItem<TicketItem>(ticketKey(companyId, ticket.id), true);
+      if (!fresh) throw new AppError(404, 'ERR_NO_TICKET_FOUND');
+      current = fresh;
+    }
+  }
+  throw new AppError(409, 'ERR_CREATING_MESSAGE', { message: 'Message storage kept racing; retry' });
+}
+
+class Duplicate extends Error {}
+class Contention extends Error {}
+
+const facts = (t: TicketItem) => ({ userId: t.userId, queueId: t.queueId, status: t.status });
+
+export async function publishTicket(ticket: TicketItem, contact?: ContactItem, action = 'update') {
+  const { PK: _pk, SK: _sk, entity: _e, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI3PK: _f, GSI3SK: _g, ...rest } = ticket;
+  await publish({
+    companyId: ticket.companyId,
+    event: companyEvent(ticket.companyId, 'ticket'),
+    data: { action, ticket: { ...rest, contact: contact ? toApiContact(contact) : undefined } },
+    audience: [{ kind: 'company' }],
+    ticket: facts(ticket),
+  });
+}
+
+export async function publishMessage(message: MessageItem, ticket: TicketItem, contact: ContactItem | undefined, action: 'create' | 'update') {
+  const { PK: _pk, SK: _sk, entity: _e, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI3PK: _f, GSI3SK: _g, ...t } = ticket;
+  await publish({
+    companyId: ticket.companyId,
+    event: companyEvent(ticket.companyId, 'appMessage'),
+    data: { action, message: await toApiMessage(message), ticket: t, contact: contact ? toApiContact(contact) : undefined },
+    audience: [{ kind: 'company' }],
+    ticket: facts(ticket),
+  });
+}
+
+/** Acks only rise (a late "delivered" never lowers "read": §7). */
+export async function raiseAck(message: MessageItem, ack: number): Promise<MessageItem | undefined> {
+  try {
+    return await updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { ack, updatedAt: new Date().toISOString() }, {
+      condition: 'attribute_exists(PK) AND ack < :a',
+      values: { ':a': ack },
+    });
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
+export async function patchMessage(message: MessageItem, set: Partial<MessageItem>): Promise<MessageItem> {
+  return updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { ...set, updatedAt: new Date().toISOString() });
+}
+
+export async function loadTicketAndContact(companyId: number, ticketId: number) {
+  const ticket = await getItem<TicketItem>(ticketKey(companyId, ticketId), true);
+  const contact = ticket ? await getItem<ContactItem>({ PK: `C#${companyId}#CT#${pad(ticket.contactId)}`, SK: 'CONTACT' }) : undefined;
+  return { ticket, contact };
+}

@@ -1,0 +1,74 @@
+import { AppError, ACK, newWaMessageId, type StoredMedia, type MediaType } from '@balcao/shared';
+import { sendCommand } from '../core/commands.js';
+import { getItem } from '../core/db.js';
+import { contactKey, type ContactItem } from './contacts.js';
+import { storeMessage, publishMessage, publishTicket, patchMessage, type MessageItem } from './messages.js';
+import { getTicketItem, type TicketItem } from './tickets.js';
+import { connectionKey, type ConnectionItem } from './connections.js';
+
+export interface OutgoingMessage {
+  body: string;
+  userId?: number | null;
+  quotedWaId?: string;
+  media?: StoredMedia & { mediaType: MediaType };
+  vcard?: string;
+}
+
+const peerOf = (contact: ContactItem) => (contact.isGroup ? { groupId: contact.number } : { number: contact.number, lid: contact.lid ?? undefined });
+
+/**
+ * Sends a message in a ticket (server-behaviour §1, DESIGN §6): stored first with our own WhatsApp
+ * id and ack 0, visible at once, then handed to the session host; the ack rises as WhatsApp
+ * confirms, or the message shows ERR_SENDING_WAPP_MSG and can be retried. Automated messages use
+ * the same path, so their echo is recognised by id and never stored twice.
+ */
+export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Promise<MessageItem> {
+  const contact = await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId));
+  if (!contact) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
+  const connection = await getItem<ConnectionItem>(connectionKey(ticket.companyId, ticket.whatsappId));
+  if (!connection) throw new AppError(400, 'ERR_NO_WAPP_FOUND');
+  const waMessageId = newWaMessageId();
+  const stored = await storeMessage(ticket, {
+    id: waMessageId,
+    body: out.body,
+    fromMe: true,
+    ack: ACK.ERROR,
+    mediaType: out.media?.mediaType ?? null,
+    media: out.media ?? null,
+    quotedWaId: out.quotedWaId,
+    userId: out.userId ?? null,
+    createdAt: new Date().toISOString(),
+    unread: false,
+  });
+  if (!stored) throw new AppError(500, 'ERR_CREATING_MESSAGE');
+  await publishMessage(stored.message, stored.ticket, contact, 'create');
+  await publishTicket(stored.ticket, contact);
+  await dispatch(stored.message, contact);
+  return stored.message;
+}
+
+async function dispatch(message: MessageItem, contact: ContactItem) {
+  await sendCommand({
+    type: 'send',
+    companyId: message.companyId,
+    connectionId: message.whatsappId,
+    ticketId: message.ticketId,
+    waMessageId: message.id,
+    to: peerOf(contact),
+    body: message.body,
+    media: message.media && message.mediaType ? { ...message.media, mediaType: message.mediaType } : undefined,
+    quotedWaId: message.quotedMsg?.id,
+  });
+}
+
+/** Sends a failed message again with the same id (WhatsApp dedups by id on the phone side). */
+export async function retrySend(message: MessageItem): Promise<MessageItem> {
+  if (!message.fromMe || !message.error) throw new AppError(400, 'ERR_SENDING_WAPP_MSG', { message: 'Só mensagens com falha de envio podem ser reenviadas' });
+  const ticket = await getTicketItem(message.companyId, message.ticketId);
+  const contact = await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId));
+  if (!contact) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
+  const updated = await patchMessage(message, { error: null, ack: ACK.ERROR });
+  await publishMessage(updated, ticket, contact, 'update');
+  await dispatch(updated, contact);
+  return updated;
+}

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@balcao/shared';
+import { getItem, nextId, transact, tx } from '../core/db.js';
+import { pad } from '../core/keys.js';
+
+export type TicketStatus = 'pending' | 'open' | 'closed';
+
+export interface TicketItem {
+  PK: string;
+  SK: string;
+  entity: 'ticket';
+  GSI1PK: string;
+  GSI1SK: string;
+  GSI2PK: string;
+  GSI2SK: string;
+  GSI3PK: string;
+  GSI3SK: string;
+  id: number;
+  uuid: string;
+  companyId: number;
+  status: TicketStatus;
+  userId: number | null;
+  queueId: number | null;
+  contactId: number;
+  whatsappId: number;
+  unreadMessages: number;
+  isGroup: boolean;
+  lastMessage: string;
+  /** Sequence of the last stored message: the messages' sort order within the ticket. */
+  lastSeq: number;
+  chatbot: boolean;
+  useIntegration: boolean;
+  integrationId: number | null;
+  promptId: number | null;
+  tagIds: number[];
+  queuedAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const TWO_HOURS_MS = 2 * 60 * 60 * 1000;
+
+export const ticketKey = (companyId: number, id: number) => ({ PK: `C#${companyId}#TK#${pad(id)}`, SK: 'TICKET' });
+export const uuidPointer = (companyId: number, uuid: string) => ({ PK: `C#${companyId}#TKU#${uuid}`, SK: 'UUID' });
+export const currentMarker = (companyId: number, connectionId: number, contactId: number) => ({
+  PK: `C#${companyId}#CUR#${connectionId}#${contactId}`,
+  SK: 'CUR',
+});
+
+/** The list indexes of a ticket (docs/data-model.md): per status, per agent, per queue; newest first. */
+export function ticketIndexKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'userId' | 'queueId' | 'updatedAt'>) {
+  const sk = `${t.updatedAt}#${pad(t.id)}`;
+  return {
+    GSI1PK: `C#${t.companyId}#TKS#${t.status}`,
+    GSI1SK: sk,
+    GSI2PK: `C#${t.companyId}#TKU#${t.userId ?? 0}#${t.status}`,
+    GSI2SK: sk,
+    GSI3PK: `C#${t.companyId}#TKQ#${t.queueId ?? 0}#${t.status}`,
+    GSI3SK: sk,
+  };
+}
+
+export async function getTicketItem(companyId: number, id: number): Promise<TicketItem> {
+  const t = await getItem<TicketItem>(ticketKey(companyId, id), true);
+  if (!t) throw new AppError(404, 'ERR_NO_TICKET_FOUND');
+  return t;
+}
+
+interface CurrentMarker {
+  ticketId: number;
+  status: TicketStatus;
+  closedAt?: string;
+}
+
+/**
+ * The ticket an inbound message belongs to (server-behaviour §2 step 4): the non-closed ticket of
+ * the contact on this connection; else the last one reopened as pending when it closed less than
+ * two hours ago; else a new pending ticket. The per-chat marker is written conditionally, so two
+ * first messages arriving at once never make two tickets.
+ */
+export async function findOrCreateTicket(
+  companyId: number,
+  connectionId: number,
+  contact: { id: number; isGroup: boolean },
+  now = Date.now(),
+): Promise<{ ticket: TicketItem; created: boolean; reopened: boolean }> {
+  const marker = currentMarker(companyId, connectionId, contact.id);
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const cur = await getItem<CurrentMarker>(marker, true);
+    if (cur && cur.status !== 'closed') {
+      const ticket = await getItem<TicketItem>(ticketKey(companyId, cur.ticketId), true);
+      if (ticket && ticket.status !== 'closed') return { ticket, created: false, reopened: false };
+    }
+    const iso = new Date(now).toISOString();
+    if (cur && cur.status === 'closed' && cur.closedAt && now - Date.parse(cur.closedAt) < TWO_HOURS_MS) {
+      const ticket = await getItem<TicketItem>(ticketKey(companyId, cur.ticketId), true);
+      if (ticket) {
+        const next: TicketItem = { ...ticket, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, updatedAt: iso };
+        Object.assign(next, ticketIndexKeys(next));
+        try {
+          await transact(
+            [
+              tx.update(marker, 'SET #s = :p REMOVE closedAt', { ':p': 'pending', ':c': 'closed', ':t': ticket.id }, '#s = :c AND ticketId = :t', { '#s': 'status' }),
+              tx.put(next, 'attribute_exists(PK) AND #s = :c', { ':c': 'closed' }),
+            ],
+            () => new RaceLost(),
+          );
+          return { ticket: next, created: false, reopened: true };
+        } catch (err) {
+          if (err instanceof RaceLost || (err as { name?: string }).name === 'TransactionCanceledException') continue;
+          throw err;
+        }
+      }
+    }
+    const id = await nextId(companyId, 'ticket');
+    const ticket: TicketItem = {
+      ...ticketKey(companyId, id),
+      entity: 'ticket',
+      ...ticketIndexKeys({ companyId, id, status: 'pending', userId: null, queueId: null, updatedAt: iso }),
+      id,
+      uuid: randomUUID(),
+      companyId,
+      status: 'pending',
+      userId: null,
+      queueId: null,
+      contactId: contact.id,
+      whatsappId: connectionId,
+      unreadMessages: 0,
+      isGroup: contact.isGroup,
+      lastMessage: '',
+      lastSeq: 0,
+      chatbot: false,
+      useIntegration: false,
+      integrationId: null,
+      promptId: null,
+      tagIds: [],
+      queuedAt: iso,
+      startedAt: null,
+      finishedAt: null,
+      createdAt: iso,
+      updatedAt: iso,
+    };
+    const markerCondition = cur ? '#s = :c AND ticketId = :old' : 'attribute_not_exists(PK)';
+    const markerValues = cur ? { ':c': 'closed', ':old': cur.ticketId } : undefined;
+    try {
+      await transact(
+        [
+          {
+            Put: {
+              TableName: process.env.TABLE_NAME!,
+              Item: { ...marker, entity: 'currentTicket', ticketId: id, status: 'pending' },
+              ConditionExpression: markerCondition,
+              ExpressionAttributeNames: cur ? { '#s': 'status' } : undefined,
+              ExpressionAttributeValues: markerValues,
+            },
+          },
+          tx.put(ticket, 'attribute_not_exists(PK)'),
+          tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
+        ],
+        () => new RaceLost(),
+      );
+      return { ticket, created: true, reopened: false };
+    } catch (err) {
+      if (err instanceof RaceLost) continue; // another message created it first: read it again
+      throw err;
+    }
+  }
+  throw new AppError(409, 'ERR_CREATING_TICKET', { message: 'Ticket creation kept racing; retry' });
+}
+
+class RaceLost extends Error {}

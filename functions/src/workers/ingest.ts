@@ -1,0 +1,181 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { ACK, companyEvent, inboundEventSchema, type InboundEvent, type Peer } from '@balcao/shared';
+import { getItem, updateItem, isConditionFailure } from '../core/db.js';
+import { log } from '../core/log.js';
+import { sendCommand } from '../core/commands.js';
+import { connectionKey, publishSession, type ConnectionItem } from '../services/connections.js';
+import { findOrCreateContact, updateContactProfile, type ContactItem } from '../services/contacts.js';
+import { findOrCreateTicket } from '../services/tickets.js';
+import { findMessage, loadTicketAndContact, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage, type MessageItem } from '../services/messages.js';
+import { settingValue } from '../services/settings.js';
+import { sendInTicket } from '../services/outbound.js';
+
+export const CALLS_DISABLED_MESSAGE =
+  '*Mensagem Automática:*\n\nAs chamadas de voz e vídeo estão desabilitadas para esse WhatsApp, favor enviar uma mensagem de texto. Obrigado';
+
+type Of<T extends InboundEvent['type']> = Extract<InboundEvent, { type: T }>;
+
+async function connectionOf(e: InboundEvent): Promise<ConnectionItem | undefined> {
+  return getItem<ConnectionItem>(connectionKey(e.companyId, e.connectionId));
+}
+
+/** The ticket a chat event belongs to, by the message it names. */
+async function withMessage(e: InboundEvent & { waMessageId: string }, fn: (m: MessageItem) => Promise<MessageItem | undefined>) {
+  const message = await findMessage(e.companyId, e.waMessageId, e.connectionId);
+  if (!message) return; // not ours (older than our history) — nothing to change
+  const updated = await fn(message);
+  if (!updated) return;
+  const { ticket, contact } = await loadTicketAndContact(e.companyId, message.ticketId);
+  if (ticket) await publishMessage(updated, ticket, contact, 'update');
+}
+
+async function onMessage(e: Of<'message'>) {
+  if (e.broadcast) return; // status broadcasts and newsletters (§2 step 2)
+  if (e.chat.groupId && (await settingValue(e.companyId, 'CheckMsgIsGroup')) === 'enabled') return;
+  if (!(await connectionOf(e))) return; // the connection was deleted meanwhile
+  // Our own messages come back as echoes: already stored under this id, so nothing changes (§1).
+  const existing = await findMessage(e.companyId, e.waMessageId, e.connectionId);
+  if (existing) {
+    if (existing.fromMe && existing.ack < ACK.SENT) {
+      const raised = await raiseAck(existing, ACK.SENT);
+      if (raised) await withMessage({ ...e, waMessageId: existing.id }, async () => raised);
+    }
+    return;
+  }
+  const contact = await findOrCreateContact(e.companyId, e.chat, { pushName: e.fromMe ? undefined : e.chat.name, connectionId: e.connectionId });
+  const { ticket } = await findOrCreateTicket(e.companyId, e.connectionId, contact);
+  const stored = await storeMessage(ticket, {
+    id: e.waMessageId,
+    body: e.body,
+    fromMe: e.fromMe,
+    ack: e.fromMe ? ACK.SENT : ACK.DELIVERED,
+    mediaType: e.mediaType ?? null,
+    media: e.media ?? null,
+    quotedWaId: e.quotedWaId,
+    participant: e.sender ? { number: e.sender.number, lid: e.sender.lid, name: e.sender.name } : null,
+    createdAt: new Date(e.timestamp).toISOString(),
+    unread: !e.fromMe,
+  });
+  if (!stored) return; // a concurrent redelivery stored it first
+  await publishMessage(stored.message, stored.ticket, contact, 'create');
+  await publishTicket(stored.ticket, contact);
+}
+
+async function onCall(e: Of<'call'>) {
+  const connection = await connectionOf(e);
+  if (!connection) return;
+  const contact = await findOrCreateContact(e.companyId, e.chat, { pushName: e.chat.name, connectionId: e.connectionId });
+  const { ticket } = await findOrCreateTicket(e.companyId, e.connectionId, contact);
+  const stored = await storeMessage(ticket, {
+    id: `call-${e.callId}`,
+    body: e.isVideo ? '📹 Chamada de vídeo' : '📞 Chamada de voz',
+    fromMe: false,
+    ack: ACK.DELIVERED,
+    mediaType: 'call_log',
+    createdAt: new Date(e.timestamp).toISOString(),
+    unread: true,
+  });
+  if (!stored) return; // redelivered call event: already handled
+  await publishMessage(stored.message, stored.ticket, contact, 'create');
+  await publishTicket(stored.ticket, contact);
+  if ((await settingValue(e.companyId, 'call')) === 'disabled') {
+    await sendCommand({ type: 'rejectCall', companyId: e.companyId, connectionId: e.connectionId, callId: e.callId, from: e.chat, commandId: `reject-${e.connectionId}-${e.callId}` });
+    await sendInTicket(stored.ticket, { body: CALLS_DISABLED_MESSAGE });
+  }
+}
+
+async function onSession(e: Of<'session'>) {
+  try {
+    const updated = await updateItem<ConnectionItem>(connectionKey(e.companyId, e.connectionId), {
+      status: e.status,
+      qrcode: e.status === 'qrcode' ? e.qrcode ?? '' : '',
+      number: e.number,
+      retries: e.retries,
+      updatedAt: e.at,
+    });
+    await publishSession(updated);
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err; // connection deleted: nothing to show
+  }
+}
+
+async function onSendResult(e: Of<'sendResult'>) {
+  await withMessage(e, async (m) => {
+    if (e.ok) return (await raiseAck(m, ACK.SENT)) ?? (m.error ? patchMessage(m, { error: null }) : undefined);
+    if (m.ack > ACK.ERROR) return undefined; // a late failure report of something WhatsApp already confirmed
+    return patchMessage(m, { error: 'ERR_SENDING_WAPP_MSG' });
+  });
+}
+
+async function onReaction(e: Of<'reaction'>) {
+  await withMessage(e, async (m) => {
+    const who = e.fromMe ? 'me' : (e.sender?.number ?? e.sender?.lid ?? e.chat.number ?? e.chat.lid ?? '');
+    const others = m.reactions.filter((r) => (r.fromMe ? 'me' : r.from) !== who);
+    const reactions = e.emoji ? [...others, { emoji: e.emoji, fromMe: e.fromMe, from: e.fromMe ? undefined : who }] : others;
+    return patchMessage(m, { reactions });
+  });
+}
+
+export async function handleEvent(e: InboundEvent): Promise<void> {
+  switch (e.type) {
+    case 'message':
+      return onMessage(e);
+    case 'ack':
+      for (const id of e.waMessageIds) await withMessage({ ...e, waMessageId: id }, (m) => raiseAck(m, e.ack));
+      return;
+    case 'edit':
+      return withMessage(e, (m) => patchMessage(m, { body: e.body, isEdited: true }));
+    case 'delete':
+      return withMessage(e, (m) => (m.isDeleted ? Promise.resolve(undefined) : patchMessage(m, { isDeleted: true })));
+    case 'reaction':
+      return onReaction(e);
+    case 'call':
+      return onCall(e);
+    case 'contact':
+      return updateContactProfile(e.companyId, e.peer as Peer, e.name, e.pictureUrl);
+    case 'session':
+      return onSession(e);
+    case 'sendResult':
+      return onSendResult(e);
+  }
+}
+
+/**
+ * The ingest worker (DESIGN §6): idempotent on the WhatsApp id. The queue is FIFO grouped per chat:
+ * once a record fails, the later records of the same group in the batch fail too, so a later
+ * message of a chat never overtakes an earlier one, while other chats go on. Unreadable or invalid
+ * events fail every time, so after `maxReceiveCount` they land in the dead-letter queue (alarmed).
+ */
+export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
+  const failedGroups = new Set<string>();
+  for (const record of event.Records) {
+    const group = record.attributes?.MessageGroupId ?? '';
+    if (failedGroups.has(group)) {
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+      continue;
+    }
+    try {
+      let body: unknown;
+      try {
+        body = JSON.parse(record.body);
+      } catch {
+        throw new PoisonEvent('unreadable JSON');
+      }
+      const result = inboundEventSchema.safeParse(body);
+      if (!result.success) throw new PoisonEvent(result.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      await handleEvent(result.data);
+    } catch (err) {
+      const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
+      if (err instanceof PoisonEvent) log.error({ messageId: record.messageId, receives, reason: err.message }, 'invalid inbound event (goes to the DLQ)');
+      else log.error({ err, messageId: record.messageId, receives }, 'inbound event failed; will be retried');
+      failedGroups.add(group);
+      batchItemFailures.push({ itemIdentifier: record.messageId });
+    }
+  }
+  return { batchItemFailures };
+}
+
+class PoisonEvent extends Error {}
+
+export type { ContactItem };
