@@ -62,10 +62,17 @@ export async function startWebSocket(opts: {
       apiId: 'local-ws',
     };
   };
-  const invoke = async (fn: keyof WsModule, event: { requestContext: { requestId: string; [k: string]: unknown }; [k: string]: unknown }) => {
-    const mod = await load();
-    if (typeof mod[fn] !== 'function') throw new Error(`functions/src/ws/index.ts exports no ${fn}()`);
-    return mod[fn](event, lambdaContext(`balcao-ws-${fn}`, event.requestContext.requestId));
+  // Invocations still running when the stack stops are awaited, so none outlives the services.
+  const inFlight = new Set<Promise<unknown>>();
+  const invoke = (fn: keyof WsModule, event: { requestContext: { requestId: string; [k: string]: unknown }; [k: string]: unknown }) => {
+    const p = (async () => {
+      const mod = await load();
+      if (typeof mod[fn] !== 'function') throw new Error(`functions/src/ws/index.ts exports no ${fn}()`);
+      return mod[fn](event, lambdaContext(`balcao-ws-${fn}`, event.requestContext.requestId));
+    })();
+    const tracked = p.catch(() => {}).finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+    return p;
   };
 
   const refuse = (socket: Duplex, status: number) => {
@@ -204,6 +211,9 @@ export async function startWebSocket(opts: {
         }),
       );
       await Promise.all(closing);
+      // $disconnect handlers (and their log lines) finish before the rest of the stack stops.
+      await Promise.race([Promise.allSettled([...inFlight]), new Promise((r) => setTimeout(r, 5000).unref())]);
+      await new Promise((r) => setImmediate(r));
       wss.close();
       await closeServer(wsServer);
       await closeServer(mgmt);

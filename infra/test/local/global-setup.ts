@@ -22,9 +22,10 @@ export default async function setup(project: TestProject) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-stack-'));
   const logFile = fs.openSync(path.join(dataDir, 'stack.log'), 'a');
   const echo = !!process.env.BALCAO_TEST_LOG;
+  let logOpen = true;
   const log = (part: string, line: string) => {
     const text = `${new Date().toISOString()} [${part}] ${line}\n`;
-    fs.writeSync(logFile, text);
+    if (logOpen) fs.writeSync(logFile, text);
     if (echo || line.startsWith('!!!')) process.stderr.write(`[stack] [${part}] ${line}\n`);
   };
   const started = Date.now();
@@ -42,6 +43,7 @@ export default async function setup(project: TestProject) {
   project.provide('env', stack.env);
   return async () => {
     await stack.stop();
+    logOpen = false;
     fs.closeSync(logFile);
     // The data directory goes away; the log of the last run stays for post-mortems.
     const last = path.join(os.tmpdir(), 'balcao-test-stack-last.log');
