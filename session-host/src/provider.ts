@@ -1,0 +1,76 @@
+import type { InboundEvent, OutboundCommand, Peer, StoredMedia } from '@balcao/shared';
+
+/**
+ * What a WhatsApp provider sees of the session host, and what the session host asks of a provider
+ * (DESIGN §6). Two providers implement it: `baileys` (real WhatsApp, provider value `beta`) and
+ * `sandbox` (the simulated network). The session host owns leases, queues, S3 and the table; a
+ * provider only speaks WhatsApp.
+ */
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** An inbound event as a provider emits it; the host adds v, ids, company, connection and time. */
+export type ProviderEvent = DistributiveOmit<InboundEvent, 'v' | 'eventId' | 'companyId' | 'connectionId' | 'at'> & {
+  /** Stable id for deduplication when the same WhatsApp event can be seen twice. */
+  eventId?: string;
+};
+
+export type SendCommand = Extract<OutboundCommand, { type: 'send' }>;
+
+export interface Logger {
+  debug(obj: object | string, msg?: string): void;
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+}
+
+/** Key/value storage of one connection's credentials (the table, never files: DESIGN §6). */
+export interface AuthStore {
+  get(key: string): Promise<string | undefined>;
+  /** Resolves only once the value is durable (written before WhatsApp is acknowledged). */
+  set(entries: Record<string, string | null>): Promise<void>;
+  /** Removes every credential of the connection (logout, banned, 401). */
+  clear(): Promise<void>;
+}
+
+export interface SessionContext {
+  companyId: number;
+  connectionId: number;
+  /** The phone number to pair with a code instead of a QR, when the user asked for it. */
+  pairingNumber?: string;
+  /** Publishes an event on the inbound queue; resolves once SQS accepted it. */
+  emit(event: ProviderEvent): Promise<void>;
+  /** Copies media to S3 before the event that names it is emitted (§2 step "media first"). */
+  storeMedia(data: Buffer, mimetype: string, fileName?: string): Promise<StoredMedia>;
+  readMedia(key: string): Promise<Buffer>;
+  auth: AuthStore;
+  /** Message lookup for retries/decryption (Baileys `getMessage`): the body we stored, if any. */
+  getMessage(waMessageId: string): Promise<{ body: string } | undefined>;
+  log: Logger;
+}
+
+export interface ProviderSession {
+  /** Connects; reports `session` events (OPENING, qrcode with the QR string, PAIRING, CONNECTED…). */
+  start(): Promise<void>;
+  /** Closes the socket WITHOUT logging out (shutdown, lease handover). */
+  stop(): Promise<void>;
+  /** Unlinks the device and wipes the credentials; reports DISCONNECTED. */
+  logout(): Promise<void>;
+  /** Forgets the current credentials and starts again with a new QR (the "New QR" button). */
+  newQr(): Promise<void>;
+  /** Sends with the given WhatsApp id; throws when it cannot (the host reports sendResult). */
+  send(cmd: SendCommand): Promise<{ timestamp: number }>;
+  markRead(to: Peer, waMessageIds: string[]): Promise<void>;
+  edit(to: Peer, waMessageId: string, body: string): Promise<void>;
+  delete(to: Peer, waMessageId: string): Promise<void>;
+  react(to: Peer, waMessageId: string, emoji: string): Promise<void>;
+  rejectCall(callId: string, from: Peer): Promise<void>;
+  checkNumber(number: string): Promise<{ exists: boolean; number?: string; lid?: string }>;
+  addressBook(): Promise<{ number: string; name: string }[]>;
+  /** Whether the session can send right now. */
+  readonly connected: boolean;
+}
+
+export interface Provider {
+  readonly name: 'beta' | 'sandbox';
+  create(ctx: SessionContext): ProviderSession;
+}
