@@ -3,6 +3,9 @@ import type { Browser, Page } from 'playwright-core';
 import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
 import { createUser, endpoints, ownSuperUser, tenant, uniq } from './support/stack.js';
 
+// A 1×1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+
 let browser: Browser;
 let t: Awaited<ReturnType<typeof tenant>>;
 let otherAdmin: Awaited<ReturnType<typeof createUser>>;
@@ -52,8 +55,13 @@ describe('users page', () => {
     const renamed = `${name} Silva`;
     await page.getByRole('button', { name: `Editar ${name}` }).click();
     await dialog.getByLabel('Nome', { exact: true }).fill(renamed);
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'foto.png', mimeType: 'image/png', buffer: PNG });
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     await page.locator('tr', { hasText: renamed }).waitFor();
+    // The photo replaced the initials and the browser could load it.
+    const img = page.locator('tr', { hasText: renamed }).locator('.avatar img');
+    await img.waitFor();
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
 
     // The search (debounced) narrows the list.
     await page.getByRole('searchbox').fill(renamed.toLowerCase());
@@ -78,6 +86,14 @@ describe('live updates', () => {
     const res = await otherAdmin.api.post('/users', { name: 'Chegou Agora', email, password: 'Senha1234' });
     expect(res.status).toBeLessThan(300);
     await page.locator('tr', { hasText: email }).waitFor({ timeout: 15_000 });
+
+    await page.goto(`${web()}/queues`);
+    await page.getByRole('heading', { name: 'Filas & Chatbot' }).waitFor();
+    await page.waitForTimeout(1000);
+    const queueName = uniq('Ao vivo ');
+    const q = await otherAdmin.api.post('/queue', { name: queueName, color: '#00897b', greetingMessage: 'Oi' });
+    expect(q.status).toBeLessThan(300);
+    await page.locator('tr', { hasText: queueName }).waitFor({ timeout: 15_000 });
     await page.context().close();
   });
 });

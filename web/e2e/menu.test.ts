@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, newContext, signInUi } from './support/browser.js';
+import { advanceDueDate, formatDateBR } from '@balcao/shared';
 import { createUser, endpoints, ownSuperUser, tenant } from './support/stack.js';
 
 let browser: Browser;
@@ -64,8 +65,24 @@ describe('side menu visibility', () => {
     await page.goto(`${web()}/settings`);
     await page.getByRole('tab', { name: 'Empresas' }).click();
     await page.getByRole('button', { name: 'Nova empresa' }).waitFor();
+    // '+ Vencimento' advances the tenant's due date by its recurrence (MENSAL: one month).
+    const row = page.locator('tr', { hasText: t.admin.email });
+    await row.waitFor();
+    const before = formatDateBR(t.company.dueDate);
+    expect(await row.textContent()).toContain(before);
+    await row.getByRole('button', { name: '+ Vencimento' }).click();
+    await expect.poll(() => row.textContent()).toContain(formatDateBR(advanceDueDate(t.company.dueDate, 'MENSAL')));
+
     await page.getByRole('tab', { name: 'Planos' }).click();
-    await page.getByRole('button', { name: 'Novo plano' }).waitFor();
+    await page.getByRole('button', { name: 'Novo plano' }).click();
+    const dialog = page.getByRole('dialog');
+    const planName = `Plano Web ${Date.now()}`;
+    await dialog.getByLabel('Nome', { exact: true }).fill(planName);
+    await dialog.getByLabel('Valor').fill('49,9');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    const planRow = page.locator('tr', { hasText: planName });
+    await planRow.waitFor();
+    expect((await planRow.textContent())?.replace(/\s/g, ' ')).toContain('R$ 49,90');
     await ctx.close();
   });
 });

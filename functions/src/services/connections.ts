@@ -120,7 +120,8 @@ export async function createConnection(companyId: number, input: unknown): Promi
   const plan = company ? await getItem<PlanItem>(keys.plan(company.planId)) : undefined;
   const existing = await listConnectionItems(companyId);
   const makeDefault = existing.length === 0 || data.isDefault === true;
-  const id = await nextId(companyId, 'whatsapp');
+  // Platform-wide ids: the session host and the sandbox name a connection without its company.
+  const id = await nextId(0, 'whatsapp');
   const shard = shardOf(id, SHARDS);
   const now = new Date().toISOString();
   const hash = data.token?.trim() ? tokenHash(data.token.trim()) : null;

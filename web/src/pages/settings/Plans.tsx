@@ -3,7 +3,8 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, CheckboxField, Flex, Loader, Table, TableBody, TableCell, TableHead, TableRow, TextField } from '@aws-amplify/ui-react';
-import { PLAN_FLAGS, planSchema, type Plan, type PlanFlag } from '@balcao/shared';
+import { MSG, PLAN_FLAGS, planSchema, type Plan, type PlanFlag } from '@balcao/shared';
+import { z } from 'zod';
 import { api } from '../../api/http';
 import { applyFieldErrors, toastError } from '../../api/errors';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -15,6 +16,14 @@ import { toast } from '../../ui/toast';
 type Numbers = 'users' | 'connections' | 'queues' | 'campaigns' | 'schedules';
 const NUMBERS: Numbers[] = ['users', 'connections', 'queues', 'campaigns', 'schedules'];
 type Values = { name: string; value: string } & Record<Numbers, string> & Record<PlanFlag, boolean>;
+
+// Brazilians type prices with a decimal comma.
+const formSchema = planSchema.extend({
+  value: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().replace(/\./g, '').replace(',', '.') : v),
+    z.coerce.number({ error: MSG.invalidValue }).min(0, { error: MSG.invalidValue }),
+  ),
+});
 
 export const brl = (v: number) => v.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
 
@@ -99,16 +108,16 @@ function PlanDialog({ plan, onClose, onSaved }: { plan: Plan | null; onClose: ()
   const { t } = useTranslation();
   const defaults = {
     name: plan?.name ?? '',
-    value: plan ? plan.value.toFixed(2) : '0.00',
+    value: (plan?.value ?? 0).toFixed(2).replace('.', ','),
     ...Object.fromEntries(NUMBERS.map((n) => [n, String(plan?.[n] ?? 0)])),
     ...Object.fromEntries(PLAN_FLAGS.map((f) => [f, plan ? !!plan[f] : true])),
   } as Values;
-  const { register, control, handleSubmit, setError, formState } = useForm<Values>({ resolver: resolver<Values>(planSchema), defaultValues: defaults });
+  const { register, control, handleSubmit, setError, formState } = useForm<Values>({ resolver: resolver<Values>(formSchema), defaultValues: defaults });
 
   const onSubmit = handleSubmit(async (v) => {
     const body = {
       name: v.name.trim(),
-      value: Math.round(Number(String(v.value).replace(',', '.')) * 100) / 100,
+      value: Math.round(Number(String(v.value).trim().replace(/\./g, '').replace(',', '.')) * 100) / 100,
       ...Object.fromEntries(NUMBERS.map((n) => [n, Number(v[n])])),
       ...Object.fromEntries(PLAN_FLAGS.map((f) => [f, !!v[f]])),
     };
