@@ -71,7 +71,17 @@ describe('side menu visibility', () => {
     const before = formatDateBR(t.company.dueDate);
     expect(await row.textContent()).toContain(before);
     await row.getByRole('button', { name: '+ Vencimento' }).click();
-    await expect.poll(() => row.textContent()).toContain(formatDateBR(advanceDueDate(t.company.dueDate, 'MENSAL')));
+    const advanced = formatDateBR(advanceDueDate(t.company.dueDate, 'MENSAL'));
+    await expect.poll(() => row.textContent()).toContain(advanced);
+
+    // Editing through the dialog keeps the due date's calendar day.
+    await row.getByRole('button', { name: /^Editar / }).click();
+    const companyDialog = page.getByRole('dialog');
+    const newName = `${t.company.name} Editada`;
+    await companyDialog.getByLabel('Nome', { exact: true }).fill(newName);
+    await companyDialog.getByRole('button', { name: 'Salvar' }).click();
+    await expect.poll(() => row.textContent()).toContain(newName);
+    expect(await row.textContent()).toContain(advanced);
 
     await page.getByRole('tab', { name: 'Planos' }).click();
     await page.getByRole('button', { name: 'Novo plano' }).click();

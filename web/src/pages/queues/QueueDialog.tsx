@@ -40,8 +40,9 @@ export default function QueueDialog({ queue, onClose, onSaved }: { queue: Queue 
     const body = {
       name: v.name.trim(),
       color: v.color.trim(),
-      orderQueue: v.orderQueue === '' ? null : Number(v.orderQueue),
-      greetingMessage: v.greetingMessage,
+      // The resolver hands over the parsed form: orderQueue is a number or undefined.
+      orderQueue: v.orderQueue === undefined || v.orderQueue === null || String(v.orderQueue) === '' ? null : Number(v.orderQueue),
+      greetingMessage: v.greetingMessage ?? '',
     };
     try {
       const saved = queue ? await api.put<Queue>(`/queue/${queue.id}`, body) : await api.post<Queue>('/queue', body);

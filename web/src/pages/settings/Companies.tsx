@@ -184,10 +184,12 @@ function CompanyDialog({ company, plans, onClose, onSaved }: { company: Company 
       email: v.email.trim().toLowerCase(),
       phone: v.phone,
       planId: Number(v.planId),
-      status: v.status === 'true',
-      campaignsEnabled: v.campaignsEnabled === 'true',
-      // Spec 003 §4: an empty or invalid due date is sent as null.
-      dueDate: v.dueDate && !Number.isNaN(Date.parse(v.dueDate)) ? new Date(`${v.dueDate}T12:00:00Z`).toISOString() : null,
+      // The resolver hands over the parsed form: booleans, and the due date as ISO or null.
+      status: String(v.status) === 'true',
+      campaignsEnabled: String(v.campaignsEnabled) === 'true',
+      // Spec 003 §4: an empty or invalid due date is sent as null. Noon UTC keeps the calendar day
+      // the same in Brazilian time zones.
+      dueDate: v.dueDate ? `${String(v.dueDate).slice(0, 10)}T12:00:00.000Z` : null,
       recurrence: v.recurrence,
     };
     if (!company && v.password) body.password = v.password;

@@ -117,7 +117,8 @@ function PlanDialog({ plan, onClose, onSaved }: { plan: Plan | null; onClose: ()
   const onSubmit = handleSubmit(async (v) => {
     const body = {
       name: v.name.trim(),
-      value: Math.round(Number(String(v.value).trim().replace(/\./g, '').replace(',', '.')) * 100) / 100,
+      // The resolver hands over the parsed form (numbers already).
+      value: Math.round(Number(v.value) * 100) / 100,
       ...Object.fromEntries(NUMBERS.map((n) => [n, Number(v[n])])),
       ...Object.fromEntries(PLAN_FLAGS.map((f) => [f, !!v[f]])),
     };

@@ -107,7 +107,7 @@ export default function UserDialog({
     if (admin) {
       fd.set('profile', v.profile);
       fd.set('queueIds', JSON.stringify(v.queueIds));
-      fd.set('whatsappId', v.whatsappId);
+      fd.set('whatsappId', v.whatsappId == null ? '' : String(v.whatsappId));
       fd.set('allTicket', v.allTicket);
       fd.set('sendGreetingAccepted', String(v.sendGreetingAccepted));
     }
