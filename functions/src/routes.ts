@@ -77,6 +77,25 @@ export const routes: RouteDef[] = [
   r('PUT', '/queue/{id}', 'queues', { admin: true }),
   r('DELETE', '/queue/{id}', 'queues', { admin: true }),
 
+  // WhatsApp connections and their sessions
+  r('GET', '/whatsapp', 'whatsapp'),
+  r('GET', '/whatsapp/{id}', 'whatsapp'),
+  r('POST', '/whatsapp', 'whatsapp', { admin: true }),
+  r('PUT', '/whatsapp/{id}', 'whatsapp', { admin: true }),
+  r('DELETE', '/whatsapp/{id}', 'whatsapp', { admin: true }),
+  r('POST', '/whatsappsession/{id}', 'whatsapp', { admin: true }),
+  r('PUT', '/whatsappsession/{id}', 'whatsapp', { admin: true }),
+  r('POST', '/whatsappsession/reconnect/{id}', 'whatsapp', { admin: true }),
+  r('DELETE', '/whatsappsession/{id}', 'whatsapp', { admin: true }),
+
+  // messages
+  r('GET', '/messages/{ticketId}', 'messages'),
+  r('POST', '/messages/{ticketId}', 'messages', { maxBodyBytes: 6 * 1024 * 1024 }),
+  r('POST', '/messages/retry/{messageId}', 'messages'),
+
+  // external API (connection token)
+  r('POST', '/api/messages/send', 'externalApi', { auth: 'connectionToken', maxBodyBytes: 6 * 1024 * 1024 }),
+
   // settings
   r('GET', '/settings', 'settings'),
   r('GET', '/settings/{key}', 'settings'),

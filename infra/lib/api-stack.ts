@@ -15,6 +15,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { routeHandlers, routeKey, routes, type RouteDef } from '../../functions/src/routes.js';
+import { queues as queueDefs } from '../../functions/src/workers/manifest.js';
 import { COGNITO_ADMIN_ACTIONS, allowMedia, allowSend, allowTable } from './access.js';
 import type { AuthStack } from './auth-stack.js';
 import type { BalcaoConfig } from './config.js';
@@ -28,6 +29,8 @@ import type { RealtimeStack } from './realtime-stack.js';
  * What each router may touch beyond the default (table read/write and sending to the realtime queue).
  * A router not listed here gets only the default: add a line when a domain needs more.
  */
+const OUTBOUND_QUEUES = queueDefs.filter((q) => q.worker === null).map((q) => q.name);
+
 export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[] }> = {
   // Sign-in goes through InitiateAuth/ForgotPassword (public client calls); /auth/me returns the user
   // with a presigned photo URL, which only works if the signer may read the object.
@@ -36,6 +39,11 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   users: { cognitoAdmin: true, media: 'readwrite' },
   // Sign-up (/companies/cadastro) and super-user company administration create and remove users.
   companies: { cognitoAdmin: true, media: 'readwrite' },
+  // Connection changes and session actions are commands for the session host.
+  whatsapp: { sendTo: ['realtime', ...OUTBOUND_QUEUES] },
+  // Sending stores media and hands the message to the session host.
+  messages: { media: 'readwrite', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
+  externalApi: { media: 'readwrite', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
 };
 
 const DEFAULT_SEND = ['realtime'];

@@ -170,6 +170,13 @@ export class SessionsStack extends Stack {
     task.taskRole.addToPrincipalPolicy(
       new PolicyStatement({ actions: ['sqs:SendMessage'], resources: data.queues.map((q) => q.queue.queueArn) }),
     );
+    // The session host consumes its shards' outbound command queues itself.
+    task.taskRole.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility', 'sqs:GetQueueAttributes'],
+        resources: data.queues.filter((q) => q.def.worker === null).map((q) => q.queue.queueArn),
+      }),
+    );
     ack(task, 'IAM5[Resource::*]', 'The execution role needs ecr:GetAuthorizationToken, which has no resource-level permissions.');
 
     const sg = new SecurityGroup(this, 'TaskSecurityGroup', {

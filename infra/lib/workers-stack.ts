@@ -53,6 +53,8 @@ export class WorkersStack extends Stack {
 
     for (const pair of data.queues) {
       if (pair.def.name === REALTIME_QUEUE) continue;
+      // Queues without a worker are consumed by the session host (sessions stack).
+      if (pair.def.worker === null) continue;
       const worker = new QueueWorker(this, `Worker-${pair.def.name}`, { pair, contract });
       // Pipeline workers (ingest, campaigns, …) read and write the table and media and hand work on.
       allowTable(worker.fn, data.table, 'readwrite');

@@ -8,7 +8,8 @@ type WorkerHandler = (event: any, context: any) => Promise<{ batchItemFailures?:
 export type WorkerLoader = (worker: string) => Promise<{ handler: WorkerHandler }>;
 
 export interface PolledQueue {
-  def: QueueDef;
+  /** Only queues with a Lambda worker are polled; the session host consumes the others. */
+  def: QueueDef & { worker: string };
   url: string;
   arn: string;
 }

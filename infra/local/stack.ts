@@ -138,7 +138,10 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
 
     const pollers = startPollers({
       sqsEndpoint: sqsS3.endpoint,
-      queues: manifestQueues.map((def) => ({ def, url: sqsS3.queues[def.name].url, arn: sqsS3.queues[def.name].arn })),
+      // Outbound command queues (worker null) are consumed by the session host, not by a poller.
+      queues: manifestQueues
+        .filter((def): def is typeof def & { worker: string } => def.worker !== null)
+        .map((def) => ({ def, url: sqsS3.queues[def.name].url, arn: sqsS3.queues[def.name].arn })),
       log,
     });
     stops.push({ name: 'workers', stop: pollers.stop });

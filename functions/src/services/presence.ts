@@ -33,20 +33,34 @@ export async function registerConnection(connectionId: string, user: UserItem, s
   await markSeen(user);
 }
 
+/** A socket item; one past its TTL is gone even if DynamoDB has not deleted it yet. */
 export async function getConnection(connectionId: string): Promise<WsConnectionItem | undefined> {
-  return getItem<WsConnectionItem>(keys.wsConnection(connectionId), true);
+  const item = await getItem<WsConnectionItem>(keys.wsConnection(connectionId), true);
+  return item && item.ttl * 1000 > Date.now() ? item : undefined;
+}
+
+/** A frame can arrive after its socket closed (the item is gone): joining then is a no-op. */
+async function ignoreGone(work: Promise<unknown>): Promise<void> {
+  try {
+    await work;
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
 }
 
 export async function joinRoom(conn: WsConnectionItem, roomName: string): Promise<void> {
   if (conn.rooms.includes(roomName)) return;
-  await putItem({ ...keys.wsRoom(conn.companyId, roomName, conn.connectionId), entity: 'wsRoom', connectionId: conn.connectionId, userId: conn.userId, ttl: conn.ttl });
-  await updateItem(keys.wsConnection(conn.connectionId), { rooms: [...conn.rooms, roomName] });
+  await ignoreGone(
+    updateItem(keys.wsConnection(conn.connectionId), { rooms: [...conn.rooms, roomName] }).then(() =>
+      putItem({ ...keys.wsRoom(conn.companyId, roomName, conn.connectionId), entity: 'wsRoom', connectionId: conn.connectionId, userId: conn.userId, ttl: conn.ttl }),
+    ),
+  );
 }
 
 export async function leaveRoom(conn: WsConnectionItem, roomName: string): Promise<void> {
   if (!conn.rooms.includes(roomName)) return;
   await deleteItem(keys.wsRoom(conn.companyId, roomName, conn.connectionId));
-  await updateItem(keys.wsConnection(conn.connectionId), { rooms: conn.rooms.filter((r) => r !== roomName) });
+  await ignoreGone(updateItem(keys.wsConnection(conn.connectionId), { rooms: conn.rooms.filter((r) => r !== roomName) }));
 }
 
 /** Removes every trace of a socket; the user goes offline when it was their last one. */

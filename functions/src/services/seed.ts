@@ -3,6 +3,7 @@ import { keys } from '../core/keys.js';
 import { listPlans, createPlan } from './plans.js';
 import { createCompany } from './companies.js';
 import { createQueue, listQueueItems } from './queues.js';
+import { createConnection, listConnectionItems } from './connections.js';
 import type { UserItem } from './types.js';
 
 const DAY = 86_400_000;
@@ -15,7 +16,7 @@ export const DEMO_QUEUES = [
 
 /**
  * First-start data for the local stack (issue 2 §2): "Plano 1" with every flag on, "Empresa 1"
- * (active, due a year ahead) whose admin is the super user, default settings and three queues.
+ * (active, due a year ahead) whose admin is the super user, default settings and three queues and a sandbox connection.
  * Idempotent: a second start finds the super user and changes nothing.
  */
 export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number }> {
@@ -43,6 +44,17 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
   );
   if ((await listQueueItems(company.id)).length === 0) {
     for (const q of DEMO_QUEUES) await createQueue(company.id, q);
+  }
+  // A sandbox connection, so a person can play customers from the simulator at once.
+  if ((await listConnectionItems(company.id)).length === 0) {
+    const queues = await listQueueItems(company.id);
+    await createConnection(company.id, {
+      name: 'WhatsApp Sandbox',
+      provider: 'sandbox',
+      isDefault: true,
+      queueIds: queues.map((q) => q.id),
+      greetingMessage: 'Olá! Bem-vindo à Empresa 1. Escolha um setor:',
+    });
   }
   return { companyId: company.id, adminUserId: admin!.id };
 }

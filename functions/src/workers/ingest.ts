@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ACK, companyEvent, inboundEventSchema, type InboundEvent, type Peer } from '@balcao/shared';
+import { ACK, inboundEventSchema, type InboundEvent, type Peer } from '@balcao/shared';
 import { getItem, updateItem, isConditionFailure } from '../core/db.js';
 import { log } from '../core/log.js';
 import { sendCommand } from '../core/commands.js';

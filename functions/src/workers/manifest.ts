@@ -7,8 +7,11 @@ export interface QueueDef {
   name: string;
   envVar: string;
   fifo: boolean;
-  /** Worker module `functions/src/workers/<worker>.ts` exporting `handler(SQSEvent): SQSBatchResponse`. */
-  worker: string;
+  /**
+   * Worker module `functions/src/workers/<worker>.ts` exporting `handler(SQSEvent): SQSBatchResponse`,
+   * or `null` for queues the session host consumes itself (its outbound command queues).
+   */
+  worker: string | null;
   batchSize: number;
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
@@ -27,6 +30,26 @@ export const queues: QueueDef[] = [
     visibilityTimeoutSeconds: 30,
     maxReceiveCount: 5,
   },
+  {
+    // WhatsApp events from the session host; FIFO grouped per chat keeps each customer in order.
+    name: 'inbound',
+    envVar: 'INBOUND_QUEUE_URL',
+    fifo: true,
+    worker: 'ingest',
+    batchSize: 10,
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+  },
+  ...Array.from({ length: SHARDS }, (_, shard): QueueDef => ({
+    // Commands for the session host that owns the shard, grouped per connection.
+    name: `outbound-${shard}`,
+    envVar: `OUTBOUND_QUEUE_URL_${shard}`,
+    fifo: true,
+    worker: null,
+    batchSize: 10,
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+  })),
 ];
 
 /** Time-driven work: one sweeper every minute (DESIGN §7), module `functions/src/workers/sweeper.ts`. */

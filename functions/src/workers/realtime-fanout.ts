@@ -48,9 +48,13 @@ export async function deliver(msg: RealtimeMessage): Promise<number> {
   for (const id of msg.exceptConnectionIds ?? []) targets.delete(id);
   if (!targets.size) return 0;
 
-  const connections = await batchGet<{ connectionId: string; sessionId: string; userId: number; companyId: number }>(
-    [...targets.keys()].map((id) => keys.wsConnection(id)),
-  );
+  const nowSeconds = Date.now() / 1000;
+  // Items past their TTL may linger until DynamoDB deletes them: those sockets are gone.
+  const connections = (
+    await batchGet<{ connectionId: string; sessionId: string; userId: number; companyId: number; ttl: number }>(
+      [...targets.keys()].map((id) => keys.wsConnection(id)),
+    )
+  ).filter((c) => c.ttl > nowSeconds);
   const users = new Map(
     (await batchGet<UserItem>([...new Set(connections.map((c) => `${c.companyId}:${c.userId}`))].map((k) => {
       const [c, u] = k.split(':').map(Number);

@@ -12,7 +12,7 @@ beforeAll(() => {
 });
 afterAll(() => sqs?.destroy());
 
-async function queueWithDlq(def: QueueDef) {
+async function queueWithDlq(def: QueueDef & { worker: string }) {
   const dlq = await sqs.send(new CreateQueueCommand({ QueueName: `${def.name}-dlq` }));
   const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
   const q = await sqs.send(
@@ -35,7 +35,7 @@ const until = async (cond: () => boolean, ms: number) => {
 
 describe('pollers (event-source mapping)', () => {
   it('deletes successes, redelivers reported failures and thrown batches, and dead-letters after maxReceiveCount', async () => {
-    const def: QueueDef = { name: uniq('test-'), envVar: 'X', fifo: false, worker: 'flaky', batchSize: 10, visibilityTimeoutSeconds: 1, maxReceiveCount: 2 };
+    const def: QueueDef & { worker: string } = { name: uniq('test-'), envVar: 'X', fifo: false, worker: 'flaky', batchSize: 10, visibilityTimeoutSeconds: 1, maxReceiveCount: 2 };
     const q = await queueWithDlq(def);
     const pollers = startPollers({
       sqsEndpoint: stackEnv().SQS_ENDPOINT,
@@ -88,7 +88,7 @@ describe('pollers (event-source mapping)', () => {
   });
 
   it('does not consume messages while the worker module is missing', async () => {
-    const def: QueueDef = { name: uniq('test-'), envVar: 'X', fifo: false, worker: 'absent', batchSize: 10, visibilityTimeoutSeconds: 1, maxReceiveCount: 1 };
+    const def: QueueDef & { worker: string } = { name: uniq('test-'), envVar: 'X', fifo: false, worker: 'absent', batchSize: 10, visibilityTimeoutSeconds: 1, maxReceiveCount: 1 };
     const q = await queueWithDlq(def);
     const logs: string[] = [];
     await sqs.send(new SendMessageCommand({ QueueUrl: q.url, MessageBody: 'waiting' }));

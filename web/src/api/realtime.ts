@@ -2,7 +2,7 @@ import { SOCKET_PING_MS, STATUS_HEARTBEAT_MS, type WsFrame } from '@balcao/share
 import { config } from '../config';
 import { accessToken } from './http';
 
-type Listener = (data: any) => void; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Listener = (data: any) => void;  
 
 /**
  * One WebSocket per console. Pages subscribe to event names; after a reconnect every
