@@ -1,0 +1,233 @@
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { dynamo, s3Client, sqsClient } from '@balcao/functions/core/aws';
+import { queryIndexAll } from '@balcao/functions/core/db';
+import { env } from '@balcao/functions/core/env';
+import { pad } from '@balcao/functions/core/keys';
+import { findMessage } from '@balcao/functions/services/messages';
+import type { InboundEvent } from '@balcao/shared';
+import { DynamoAuthStore, authPartition } from './auth-store.js';
+import { sqsId } from './events.js';
+import type { ConnectionRecord, HostBackend, Lease, LeaseStore, ReceivedCommand, RpcOutcome } from './backend.js';
+
+const required = (name: string) => {
+  const v = process.env[name];
+  if (!v) throw new Error(`Missing environment variable ${name}`);
+  return v;
+};
+
+const leaseKey = (shard: number) => ({ PK: `LEASE#${shard}`, SK: 'LEASE' });
+/** Live session-host tasks (one item each), so a new task gets its share before holding any lease. */
+const TASKS_PK = 'SESSION_HOSTS';
+const ttlOf = (epochMs: number) => Math.ceil(epochMs / 1000) + 3600;
+
+const ignoreConditionFailure = (err: unknown) => {
+  if (!(err instanceof ConditionalCheckFailedException)) throw err;
+};
+
+export class DynamoLeaseStore implements LeaseStore {
+  private get table() {
+    return env.tableName;
+  }
+
+  async acquire(shard: number, owner: string, expiresAt: number, now: number): Promise<boolean> {
+    try {
+      await dynamo().send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...leaseKey(shard), entity: 'lease', shard, owner, expiresAt, ttl: ttlOf(expiresAt) },
+          ConditionExpression: 'attribute_not_exists(PK) OR expiresAt < :now OR #o = :me',
+          ExpressionAttributeNames: { '#o': 'owner' },
+          ExpressionAttributeValues: { ':now': now, ':me': owner },
+        }),
+      );
+      return true;
+    } catch (err) {
+      ignoreConditionFailure(err);
+      return false;
+    }
+  }
+
+  async renew(shard: number, owner: string, expiresAt: number): Promise<boolean> {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: leaseKey(shard),
+          UpdateExpression: 'SET expiresAt = :e, #t = :ttl',
+          ConditionExpression: '#o = :me',
+          ExpressionAttributeNames: { '#o': 'owner', '#t': 'ttl' },
+          ExpressionAttributeValues: { ':e': expiresAt, ':me': owner, ':ttl': ttlOf(expiresAt) },
+        }),
+      );
+      return true;
+    } catch (err) {
+      ignoreConditionFailure(err);
+      return false;
+    }
+  }
+
+  async release(shard: number, owner: string): Promise<void> {
+    try {
+      await dynamo().send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: leaseKey(shard),
+          ConditionExpression: '#o = :me',
+          ExpressionAttributeNames: { '#o': 'owner' },
+          ExpressionAttributeValues: { ':me': owner },
+        }),
+      );
+    } catch (err) {
+      ignoreConditionFailure(err); // already someone else's: nothing to give up
+    }
+  }
+
+  async read(shards: number[]): Promise<Lease[]> {
+    if (!shards.length) return [];
+    let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+      [this.table]: { Keys: shards.map(leaseKey), ConsistentRead: true },
+    };
+    const found: Lease[] = [];
+    for (let attempt = 0; request && Object.keys(request).length; attempt++) {
+      if (attempt > 8) throw new Error('lease read: keys left unprocessed');
+      if (attempt) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const out = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+      for (const item of out.Responses?.[this.table] ?? []) {
+        found.push({ shard: Number(item.shard), owner: String(item.owner), expiresAt: Number(item.expiresAt) });
+      }
+      request = out.UnprocessedKeys as typeof request;
+    }
+    return found;
+  }
+
+  async heartbeat(taskId: string, expiresAt: number): Promise<void> {
+    await dynamo().send(
+      new PutCommand({ TableName: this.table, Item: { PK: TASKS_PK, SK: taskId, entity: 'sessionHost', expiresAt, ttl: ttlOf(expiresAt) } }),
+    );
+  }
+
+  async liveTasks(now: number): Promise<string[]> {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'PK = :pk',
+        FilterExpression: 'expiresAt > :now',
+        ExpressionAttributeValues: { ':pk': TASKS_PK, ':now': now },
+        ConsistentRead: true,
+      }),
+    );
+    return (out.Items ?? []).map((i) => String(i.SK));
+  }
+
+  async leave(taskId: string): Promise<void> {
+    await dynamo().send(new DeleteCommand({ TableName: this.table, Key: { PK: TASKS_PK, SK: taskId } }));
+  }
+}
+
+const toRecord = (item: Record<string, unknown>): ConnectionRecord => ({
+  id: Number(item.id),
+  companyId: Number(item.companyId),
+  provider: item.provider === 'sandbox' ? 'sandbox' : 'beta',
+  status: String(item.status ?? ''),
+});
+
+/** The session host on DynamoDB, SQS and S3, configured by the functions' environment contract. */
+export class AwsBackend implements HostBackend {
+  readonly leases = new DynamoLeaseStore();
+  /** Long-poll wait; the shard loop stops sooner through the abort signal. */
+  constructor(private readonly waitSeconds = 20) {}
+
+  private queueUrl(shard: number) {
+    return required(`OUTBOUND_QUEUE_URL_${shard}`);
+  }
+
+  async connectionsOfShard(shard: number): Promise<ConnectionRecord[]> {
+    const items = await queryIndexAll<Record<string, unknown>>('GSI1', `SHARD#${shard}`);
+    return items.filter((i) => i.entity === 'connection').map(toRecord);
+  }
+
+  async getConnection(companyId: number, connectionId: number): Promise<ConnectionRecord | undefined> {
+    const out = await dynamo().send(
+      new GetCommand({ TableName: env.tableName, Key: { PK: `C#${companyId}`, SK: `WAPP#${pad(connectionId)}` }, ConsistentRead: true }),
+    );
+    return out.Item?.entity === 'connection' ? toRecord(out.Item) : undefined;
+  }
+
+  async receiveCommands(shard: number, signal: AbortSignal): Promise<ReceivedCommand[]> {
+    try {
+      const out = await sqsClient().send(
+        new ReceiveMessageCommand({
+          QueueUrl: this.queueUrl(shard),
+          MaxNumberOfMessages: 10,
+          WaitTimeSeconds: this.waitSeconds,
+          MessageSystemAttributeNames: ['MessageGroupId', 'ApproximateReceiveCount'],
+        }),
+        { abortSignal: signal },
+      );
+      return (out.Messages ?? []).map((m) => ({
+        body: m.Body ?? '',
+        receipt: m.ReceiptHandle!,
+        groupId: m.Attributes?.MessageGroupId ?? '',
+        receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 1),
+      }));
+    } catch (err) {
+      if (signal.aborted) return [];
+      throw err;
+    }
+  }
+
+  async deleteCommand(shard: number, receipt: string): Promise<void> {
+    await sqsClient().send(new DeleteMessageCommand({ QueueUrl: this.queueUrl(shard), ReceiptHandle: receipt }));
+  }
+
+  async retryCommand(shard: number, receipt: string, seconds: number): Promise<void> {
+    await sqsClient().send(
+      new ChangeMessageVisibilityCommand({ QueueUrl: this.queueUrl(shard), ReceiptHandle: receipt, VisibilityTimeout: Math.round(seconds) }),
+    );
+  }
+
+  extendCommand(shard: number, receipt: string, seconds: number): Promise<void> {
+    return this.retryCommand(shard, receipt, seconds);
+  }
+
+  async publishEvent(event: InboundEvent, groupId: string): Promise<void> {
+    await sqsClient().send(
+      new SendMessageCommand({
+        QueueUrl: required('INBOUND_QUEUE_URL'),
+        MessageBody: JSON.stringify(event),
+        MessageGroupId: groupId,
+        MessageDeduplicationId: sqsId(event.eventId),
+      }),
+    );
+  }
+
+  async writeRpcAnswer(rpcId: string, outcome: RpcOutcome): Promise<void> {
+    await dynamo().send(
+      new PutCommand({
+        TableName: env.tableName,
+        Item: { PK: `RPC#${rpcId}`, SK: 'RPC', entity: 'rpc', ...outcome, ttl: Math.floor(Date.now() / 1000) + 600 },
+      }),
+    );
+  }
+
+  async putMedia(key: string, data: Buffer, contentType: string): Promise<void> {
+    await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, Body: data, ContentType: contentType }));
+  }
+
+  async getMedia(key: string): Promise<Buffer> {
+    const out = await s3Client().send(new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }));
+    return Buffer.from(await out.Body!.transformToByteArray());
+  }
+
+  authStore(companyId: number, connectionId: number) {
+    return new DynamoAuthStore(authPartition(companyId, connectionId));
+  }
+
+  async getMessage(companyId: number, connectionId: number, waMessageId: string): Promise<{ body: string } | undefined> {
+    const m = await findMessage(companyId, waMessageId, connectionId);
+    return m ? { body: m.body } : undefined;
+  }
+}

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { inboundEventSchema, type InboundEvent, type StoredMedia } from '@balcao/shared';
+import type { Logger, ProviderEvent, SessionContext } from '../provider.js';
+import type { HostBackend } from './backend.js';
+import { groupOf } from './events.js';
+
+/** Extensions for media whose file name does not carry one (WhatsApp voice notes, stickers, photos). */
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'video/3gpp': '3gp',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'application/pdf': 'pdf',
+  'text/plain': 'txt',
+  'text/vcard': 'vcf',
+};
+
+export function mediaExtension(mimetype: string, fileName?: string): string {
+  const fromName = fileName ? path.extname(fileName).slice(1).toLowerCase() : '';
+  if (/^[a-z0-9]{1,8}$/.test(fromName)) return fromName;
+  const base = mimetype.split(';')[0].trim().toLowerCase();
+  return EXTENSIONS[base] ?? (base.split('/')[1]?.replace(/[^a-z0-9]/g, '').slice(0, 8) || 'bin');
+}
+
+/** Per-session switches the host flips while it stops a session. */
+export interface SessionState {
+  /**
+   * Set while the host stops the session for a handover or a shutdown: status changes the provider
+   * reports then (a closing socket) are not the connection's real state, and the next owner reports
+   * its own; messages are still published.
+   */
+  quiet: boolean;
+}
+
+/** Publishes one event for a connection: versioned, validated, grouped per chat, deduplicated by id. */
+export async function publish(
+  backend: HostBackend,
+  target: { companyId: number; connectionId: number },
+  event: ProviderEvent,
+  group?: string,
+): Promise<InboundEvent> {
+  const full = inboundEventSchema.parse({
+    ...event,
+    v: 1,
+    eventId: event.eventId ?? randomUUID(),
+    companyId: target.companyId,
+    connectionId: target.connectionId,
+    at: new Date().toISOString(),
+  });
+  await backend.publishEvent(full, group ?? groupOf(target.connectionId, event));
+  return full;
+}
+
+export function createContext(opts: {
+  backend: HostBackend;
+  companyId: number;
+  connectionId: number;
+  pairingNumber?: string;
+  log: Logger;
+  state: SessionState;
+}): SessionContext {
+  const { backend, companyId, connectionId, log, state } = opts;
+  const target = { companyId, connectionId };
+  return {
+    companyId,
+    connectionId,
+    pairingNumber: opts.pairingNumber,
+    log,
+    auth: backend.authStore(companyId, connectionId),
+    async emit(event) {
+      if (state.quiet && event.type === 'session') {
+        log.debug({ status: event.status }, 'session status while stopping not published');
+        return;
+      }
+      await publish(backend, target, event);
+    },
+    async storeMedia(data, mimetype, fileName): Promise<StoredMedia> {
+      const key = `c/${companyId}/media/${connectionId}/${randomUUID()}.${mediaExtension(mimetype, fileName)}`;
+      await backend.putMedia(key, data, mimetype);
+      return { key, mimetype, fileName, size: data.length };
+    },
+    readMedia: (key) => backend.getMedia(key),
+    getMessage: (waMessageId) => backend.getMessage(companyId, connectionId, waMessageId),
+  };
+}

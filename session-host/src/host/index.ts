@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { SHARDS } from '@balcao/functions/workers/manifest';
+import type { Logger } from '../provider.js';
+import type { HostBackend } from './backend.js';
+import { startHealthServer } from './health.js';
+import { LeaseKeeper } from './leases.js';
+import { errorText, withFields } from './log.js';
+import { ShardRunner, type Providers } from './shard.js';
+
+export type { HostBackend } from './backend.js';
+export { NOT_CONNECTED } from './shard.js';
+
+export interface SessionHostOptions {
+  taskId?: string;
+  providers: Providers;
+  shards?: number;
+  leaseMs?: number;
+  /** Lease scans; default leaseMs/6 so a released or expired shard is picked up quickly. */
+  scanMs?: number;
+  /** Health port; 0 picks a free one. */
+  port?: number;
+  log?: Logger;
+  /** Defaults to DynamoDB/SQS/S3 from the functions' environment contract. */
+  backend?: HostBackend;
+}
+
+export interface SessionHost {
+  readonly port: number;
+  readonly taskId: string;
+  ownedShards(): number[];
+  /** Open sessions on this task. */
+  sessions(): number;
+  /** Graceful stop (SIGTERM): no more commands, sockets closed without logout, leases released. */
+  stop(): Promise<void>;
+  /** As if the process died: sockets gone, nothing renewed or released (leases expire). For tests. */
+  crash(): Promise<void>;
+}
+
+export async function startSessionHost(opts: SessionHostOptions): Promise<SessionHost> {
+  const taskId = opts.taskId ?? `${os.hostname()}-${randomUUID().slice(0, 8)}`;
+  const shards = opts.shards ?? SHARDS;
+  const leaseMs = opts.leaseMs ?? 30_000;
+  const baseLog = opts.log ?? (await import('@balcao/functions/core/log')).log;
+  const log = withFields(baseLog, { taskId });
+  const backend: HostBackend = opts.backend ?? new (await import('./aws-backend.js')).AwsBackend();
+  const runners = new Map<number, ShardRunner>();
+  let stopping = false;
+
+  const keeper = new LeaseKeeper({
+    store: backend.leases,
+    taskId,
+    shards,
+    leaseMs,
+    tickMs: opts.scanMs ?? Math.max(50, Math.round(leaseMs / 6)),
+    log,
+    async onAcquired(shard) {
+      const runner = new ShardRunner(shard, { backend, providers: opts.providers, shards, log });
+      runners.set(shard, runner);
+      // Sessions start in the background: a slow connection must not hold up the lease scan.
+      runner.start().catch((err) => log.error({ shard, err: errorText(err) }, 'shard start failed'));
+    },
+    async onLost(shard) {
+      const runner = runners.get(shard);
+      runners.delete(shard);
+      await runner?.stop();
+    },
+  });
+
+  const health = await startHealthServer(opts.port ?? 8080, () => ({
+    ok: !stopping,
+    taskId,
+    shards: keeper.ownedShards(),
+    sessions: [...runners.values()].reduce((n, r) => n + r.sessions, 0),
+  }));
+  await keeper.start();
+  log.info({ port: health.port, shards: keeper.ownedShards() }, 'session host started');
+
+  let stopped: Promise<void> | undefined;
+  return {
+    port: health.port,
+    taskId,
+    ownedShards: () => keeper.ownedShards(),
+    sessions: () => [...runners.values()].reduce((n, r) => n + r.sessions, 0),
+    stop: () =>
+      (stopped ??= (async () => {
+        stopping = true;
+        log.info('session host stopping');
+        await keeper.stop();
+        await health.close();
+        backend.close?.();
+        log.info('session host stopped');
+      })()),
+    crash: () =>
+      (stopped ??= (async () => {
+        stopping = true;
+        keeper.freeze();
+        await Promise.all([...runners.values()].map((r) => r.stop()));
+        runners.clear();
+        await health.close();
+      })()),
+  };
+}
