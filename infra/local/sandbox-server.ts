@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { closeServer, listen, readBody, sendJson, type Log } from './http-util.js';
 
 export interface SandboxRequest {
@@ -10,6 +11,7 @@ export interface SandboxRequest {
   json: <T = unknown>() => Promise<T>;
 }
 export type SandboxHandler = (req: SandboxRequest, res: http.ServerResponse) => unknown | Promise<unknown>;
+export type UpgradeHandler = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 /**
  * The sandbox server: local-only helpers the tests and the developer use (the mailbox now; the
@@ -18,6 +20,7 @@ export type SandboxHandler = (req: SandboxRequest, res: http.ServerResponse) => 
  */
 export class SandboxServer {
   private routes: { method: string; regex: RegExp; names: string[]; handler: SandboxHandler }[] = [];
+  private upgrades = new Map<string, UpgradeHandler>();
   private server?: http.Server;
   url = '';
 
@@ -27,6 +30,12 @@ export class SandboxServer {
     const names: string[] = [];
     const re = pattern.replace(/\{(\w+)\}/g, (_, n: string) => (names.push(n), '([^/]+)'));
     this.routes.push({ method: method.toUpperCase(), regex: new RegExp(`^${re}/?$`), names, handler });
+    return this;
+  }
+
+  /** WebSocket upgrades on an exact path (the WhatsApp sandbox's device socket). */
+  upgrade(pathname: string, handler: UpgradeHandler) {
+    this.upgrades.set(pathname, handler);
     return this;
   }
 
@@ -62,6 +71,11 @@ export class SandboxServer {
         return;
       }
       sendJson(res, 404, { message: 'Not Found' });
+    });
+    this.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+      const handler = this.upgrades.get(new URL(req.url ?? '/', 'http://local').pathname);
+      if (handler) handler(req, socket, head);
+      else socket.destroy();
     });
     await listen(this.server, port);
     this.url = `http://127.0.0.1:${port}`;
