@@ -78,7 +78,8 @@ export class SandboxServer {
       else socket.destroy();
     });
     await listen(this.server, port);
-    this.url = `http://127.0.0.1:${port}`;
+    // The bound port: tests pass 0 for a free one.
+    this.url = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
     return this.url;
   }
 
