@@ -1,0 +1,220 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { inboundEventSchema } from '@balcao/shared';
+import { NOT_CONNECTED, startSessionHost, type SessionHost } from '../src/host/index.js';
+import { MemoryBackend, TestProvider, quietLog, waitFor } from './host-fakes.js';
+
+/** Commands from the shard queues reach the right session, in order; events leave versioned and grouped per chat. */
+const hosts: SessionHost[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.stop()));
+});
+
+async function setup() {
+  const backend = new MemoryBackend(2);
+  const providers = { beta: new TestProvider('beta'), sandbox: new TestProvider('sandbox') };
+  // Shards with 2: ids 1, 3 on shard 0; 2, 4 on shard 1.
+  backend.addConnection({ id: 1, companyId: 7, provider: 'sandbox', status: 'CONNECTED' });
+  backend.addConnection({ id: 2, companyId: 7, provider: 'beta', status: 'CONNECTED' });
+  backend.addConnection({ id: 3, companyId: 8, provider: 'sandbox', status: 'DISCONNECTED' });
+  const host = await startSessionHost({ taskId: 't', providers, shards: 2, leaseMs: 3000, scanMs: 200, port: 0, log: quietLog, backend });
+  hosts.push(host);
+  await waitFor(() => host.sessions() === 2);
+  const drained = () => [...backend.queues.values()].every((q) => q.messages.length === 0);
+  return { backend, providers, host, drained };
+}
+
+const to = { number: '5511988887777' };
+
+describe('session host commands', () => {
+  it('sends on the connection named by the command and reports the result on the chat group', async () => {
+    const { backend, providers, drained } = await setup();
+    backend.command({ type: 'send', companyId: 7, connectionId: 2, ticketId: 11, waMessageId: '3EB0AA', to, body: 'olá' });
+    backend.command({ type: 'send', companyId: 7, connectionId: 1, ticketId: 12, waMessageId: '3EB0BB', to, body: 'oi' });
+    await waitFor(drained, 3000, 'queues drained');
+    expect(providers.beta.of(2)!.sent.map((c) => c.body)).toEqual(['olá']);
+    expect(providers.sandbox.of(1)!.sent.map((c) => c.body)).toEqual(['oi']);
+    const results = backend.events.filter((e) => e.event.type === 'sendResult');
+    expect(results).toHaveLength(2);
+    const r2 = results.find((e) => e.event.connectionId === 2)!;
+    expect(r2.groupId).toBe('2:n5511988887777');
+    expect(r2.event).toMatchObject({ v: 1, type: 'sendResult', companyId: 7, connectionId: 2, ticketId: 11, waMessageId: '3EB0AA', ok: true, timestamp: 1700000000 });
+  });
+
+  it('a send while the session is not connected fails visibly and is not retried; a provider error too', async () => {
+    const { backend, providers, drained } = await setup();
+    // Connection 3 is DISCONNECTED (no session); connection 1's socket drops.
+    backend.command({ type: 'send', companyId: 8, connectionId: 3, ticketId: 1, waMessageId: '3EB001', to, body: 'a' });
+    providers.sandbox.of(1)!.connected = false;
+    backend.command({ type: 'send', companyId: 7, connectionId: 1, ticketId: 2, waMessageId: '3EB002', to, body: 'b' });
+    providers.beta.of(2)!.failSend = 'number blocked';
+    backend.command({ type: 'send', companyId: 7, connectionId: 2, ticketId: 3, waMessageId: '3EB003', to, body: 'c' });
+    await waitFor(drained, 3000, 'every command settled (deleted, not waiting for a retry)');
+    const byId = (id: string) => backend.events.find((e) => e.event.type === 'sendResult' && e.event.waMessageId === id)?.event;
+    expect(byId('3EB001')).toMatchObject({ ok: false, error: NOT_CONNECTED, ticketId: 1 });
+    expect(byId('3EB002')).toMatchObject({ ok: false, error: NOT_CONNECTED });
+    expect(byId('3EB003')).toMatchObject({ ok: false, error: 'number blocked' });
+    expect(providers.sandbox.of(1)!.calls).not.toContain('send:b');
+  });
+
+  it('runs one connection’s commands in order while another connection proceeds', async () => {
+    const { backend, providers, drained } = await setup();
+    providers.sandbox.sendDelayMs = 30;
+    for (let i = 0; i < 8; i++) backend.command({ type: 'send', companyId: 7, connectionId: 1, ticketId: 1, waMessageId: `A${i}`, to, body: `m${i}` });
+    backend.command({ type: 'read', companyId: 7, connectionId: 2, to, waMessageIds: ['X1'] });
+    await waitFor(() => providers.beta.of(2)!.calls.includes('read:X1'), 1000, 'read on the other connection');
+    // The other connection did not wait for the slow one's queue.
+    expect(providers.sandbox.of(1)!.sent.length).toBeLessThan(8);
+    await waitFor(drained, 3000);
+    expect(providers.sandbox.of(1)!.sent.map((c) => c.body)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7']);
+    const group = backend.events.filter((e) => e.event.type === 'sendResult').map((e) => (e.event as { waMessageId: string }).waMessageId);
+    expect(group).toEqual(['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'A7']);
+  });
+
+  it('carries read, edit, delete, react and rejectCall to the session', async () => {
+    const { backend, providers, drained } = await setup();
+    const base = { companyId: 7, connectionId: 2 };
+    backend.command({ ...base, type: 'read', to, waMessageIds: ['W1', 'W2'] });
+    backend.command({ ...base, type: 'edit', to, waMessageId: 'W3', body: 'corrigido' });
+    backend.command({ ...base, type: 'delete', to, waMessageId: 'W4' });
+    backend.command({ ...base, type: 'react', to, waMessageId: 'W5', emoji: '👍' });
+    backend.command({ ...base, type: 'rejectCall', callId: 'CALL1', from: to });
+    await waitFor(drained, 3000);
+    expect(providers.beta.of(2)!.calls.slice(1)).toEqual(['read:W1,W2', 'edit:W3:corrigido', 'delete:W4', 'react:W5:👍', 'rejectCall:CALL1']);
+  });
+
+  it('answers RPCs in the table: checkNumber, addressBook, failures and a disconnected session', async () => {
+    const { backend, drained } = await setup();
+    const rpc = (connectionId: number, rpcId: string, call: object, companyId = 7) => backend.command({ type: 'rpc', companyId, connectionId, rpcId, call });
+    rpc(1, 'r1', { op: 'checkNumber', number: '5511988887777' });
+    rpc(1, 'r2', { op: 'checkNumber', number: '1234567' });
+    rpc(2, 'r3', { op: 'addressBook' });
+    rpc(2, 'r4', { op: 'checkNumber', number: '0000000000' });
+    rpc(3, 'r5', { op: 'checkNumber', number: '5511988887777' }, 8);
+    await waitFor(drained, 3000);
+    expect(backend.rpc.get('r1')).toEqual({ status: 'done', answer: { op: 'checkNumber', exists: true, number: '5511988887777', lid: '55119888877771' } });
+    expect(backend.rpc.get('r2')).toEqual({ status: 'done', answer: { op: 'checkNumber', exists: false } });
+    expect(backend.rpc.get('r3')).toEqual({ status: 'done', answer: { op: 'addressBook', contacts: [{ number: '5511988887777', name: 'Maria' }] } });
+    expect(backend.rpc.get('r4')).toEqual({ status: 'failed', error: 'lookup failed' });
+    expect(backend.rpc.get('r5')).toEqual({ status: 'failed', error: NOT_CONNECTED });
+  });
+
+  it('session control: logout stays down (also after a restart of the host), start brings it back, newQr, restart, stop', async () => {
+    const { backend, providers, host, drained } = await setup();
+    const first = providers.sandbox.of(1)!;
+    backend.command({ type: 'logout', companyId: 7, connectionId: 1 });
+    await waitFor(drained, 3000);
+    expect(first.calls).toEqual(['start', 'logout']);
+    expect(backend.sessionEvents(1).at(-1)).toMatchObject({ status: 'DISCONNECTED', reason: 'loggedOut' });
+    expect(backend.auth.get('C#7#WAPP#1#AUTH')!.size).toBe(0);
+    expect(host.sessions()).toBe(1);
+
+    // The ingest worker records DISCONNECTED; a new task (or a takeover) leaves it down.
+    backend.connections.get(1)!.status = 'DISCONNECTED';
+    await host.stop();
+    const again = await startSessionHost({ taskId: 't2', providers, shards: 2, leaseMs: 3000, scanMs: 200, port: 0, log: quietLog, backend });
+    hosts.push(again);
+    await waitFor(() => again.sessions() === 1);
+    expect(providers.sandbox.of(1)).toBe(first);
+
+    backend.command({ type: 'start', companyId: 7, connectionId: 1, pairingNumber: '5511977776666' });
+    await waitFor(() => providers.sandbox.of(1) !== first && again.sessions() === 2, 3000, 'started again');
+    const second = providers.sandbox.of(1)!;
+    expect(second.ctx.pairingNumber).toBe('5511977776666');
+
+    backend.command({ type: 'newQr', companyId: 7, connectionId: 1 });
+    backend.command({ type: 'restart', companyId: 7, connectionId: 1 });
+    await waitFor(drained, 3000);
+    expect(second.calls).toEqual(['start', 'newQr', 'stop']);
+    const third = providers.sandbox.of(1)!;
+    expect(third.calls).toEqual(['start']);
+
+    backend.command({ type: 'stop', companyId: 7, connectionId: 1 });
+    await waitFor(drained, 3000);
+    expect(third.calls).toEqual(['start', 'stop']);
+    expect(again.sessions()).toBe(1);
+    // Recorded as DISCONNECTED so it stays down until started.
+    expect(backend.sessionEvents(1).at(-1)).toMatchObject({ status: 'DISCONNECTED', reason: 'stopped' });
+    expect(providers.sandbox.sessions.some((s) => s.calls.includes('logout') && s !== first)).toBe(false);
+  });
+
+  it('starts a connection created after the shard was taken; newQr on a stopped one wipes credentials first', async () => {
+    const { backend, providers, host, drained } = await setup();
+    backend.addConnection({ id: 4, companyId: 9, provider: 'beta', status: 'OPENING' });
+    backend.command({ type: 'start', companyId: 9, connectionId: 4 });
+    await waitFor(() => host.sessions() === 3, 3000);
+    expect(providers.beta.of(4)!.calls).toEqual(['start']);
+    backend.authStore(8, 3).set({ creds: 'old' });
+    backend.command({ type: 'newQr', companyId: 8, connectionId: 3 });
+    await waitFor(drained, 3000);
+    expect(providers.sandbox.of(3)!.calls).toEqual(['start']);
+    expect(await backend.authStore(8, 3).get('creds')).toBe(JSON.stringify({ me: 3 }));
+  });
+
+  it('drops commands for connections that no longer exist (and malformed ones); logout still wipes a deleted connection’s credentials', async () => {
+    const { backend, providers, host, drained } = await setup();
+    backend.command({ type: 'send', companyId: 7, connectionId: 4, ticketId: 1, waMessageId: 'Z', to, body: 'x' });
+    backend.command({ type: 'start', companyId: 7, connectionId: 4 });
+    backend.queues.get(0)!.push({ v: 1, type: 'explode' }, 'wapp-1');
+    await backend.authStore(7, 6).set({ creds: 'x' });
+    backend.command({ type: 'logout', companyId: 7, connectionId: 6 });
+    // Deleted while running: the API deletes the item, then sends logout.
+    backend.connections.delete(2);
+    backend.command({ type: 'logout', companyId: 7, connectionId: 2 });
+    await waitFor(drained, 3000);
+    expect(backend.events.filter((e) => e.event.type === 'sendResult')).toEqual([]);
+    expect(providers.beta.of(4)).toBeUndefined();
+    expect(backend.auth.get('C#7#WAPP#6#AUTH')!.size).toBe(0);
+    expect(providers.beta.of(2)!.calls).toEqual(['start', 'logout']);
+    expect(host.sessions()).toBe(1);
+  });
+
+  it('a command whose result cannot be published is retried without sending twice', async () => {
+    const { backend, providers, drained } = await setup();
+    backend.failPublish = true;
+    backend.command({ type: 'send', companyId: 7, connectionId: 1, ticketId: 5, waMessageId: 'R1', to, body: 'once' });
+    await waitFor(() => providers.sandbox.of(1)!.sent.length === 1, 2000);
+    await new Promise((r) => setTimeout(r, 100));
+    backend.failPublish = false;
+    await waitFor(drained, 5000, 'retried after the backoff');
+    expect(providers.sandbox.of(1)!.sent).toHaveLength(1);
+    expect(backend.events.filter((e) => e.event.type === 'sendResult').map((e) => e.event)).toMatchObject([{ ok: true, waMessageId: 'R1' }]);
+  });
+});
+
+describe('session context', () => {
+  it('emits versioned, valid events grouped per chat, session events on their own group, deduplicated by id', async () => {
+    const { backend, providers } = await setup();
+    const ctx = providers.sandbox.of(1)!.ctx;
+    const msg = { type: 'message' as const, waMessageId: 'W1', chat: { number: '5511911112222' }, fromMe: false, body: 'oi', timestamp: 1 };
+    await ctx.emit({ ...msg, eventId: 'e-1' });
+    await ctx.emit({ ...msg, eventId: 'e-1' });
+    await ctx.emit({ type: 'ack', chat: { lid: '12345' }, waMessageIds: ['W0'], ack: 3 });
+    await ctx.emit({ type: 'message', waMessageId: 'G1', chat: { groupId: '1203630' }, sender: { number: '5511933334444' }, fromMe: false, body: 'grupo', timestamp: 2 });
+    await ctx.emit({ type: 'contact', peer: { number: '5511911112222' }, name: 'Ana' });
+    const mine = backend.events.filter((e) => e.event.connectionId === 1 && e.event.type !== 'session');
+    expect(mine.map((e) => e.groupId)).toEqual(['1:n5511911112222', '1:l12345', '1:g1203630', '1:n5511911112222']);
+    for (const { event } of backend.events) {
+      expect(inboundEventSchema.parse(event)).toEqual(event);
+      expect(event).toMatchObject({ v: 1, companyId: expect.any(Number), at: expect.any(String), eventId: expect.any(String) });
+    }
+    expect(mine[0].event.eventId).toBe('e-1');
+    expect(new Set(backend.events.map((e) => e.event.eventId)).size).toBe(backend.events.length);
+    expect(backend.events.filter((e) => e.event.type === 'session' && e.event.connectionId === 1).every((e) => e.groupId === '1:session')).toBe(true);
+    // An invalid event is refused to the provider, never published.
+    await expect(ctx.emit({ ...msg, waMessageId: '' })).rejects.toThrow();
+  });
+
+  it('stores media under the company and connection, reads it back, and looks messages up', async () => {
+    const { backend, providers } = await setup();
+    const ctx = providers.sandbox.of(1)!.ctx;
+    const m1 = await ctx.storeMedia(Buffer.from('%PDF-1'), 'application/pdf', 'contrato.PDF');
+    expect(m1).toMatchObject({ mimetype: 'application/pdf', fileName: 'contrato.PDF', size: 6 });
+    expect(m1.key).toMatch(/^c\/7\/media\/1\/[0-9a-f-]{36}\.pdf$/);
+    const m2 = await ctx.storeMedia(Buffer.from('ogg'), 'audio/ogg; codecs=opus');
+    expect(m2.key).toMatch(/\.ogg$/);
+    expect((await ctx.readMedia(m1.key)).toString()).toBe('%PDF-1');
+    backend.messages.set('3EB0X', 'stored body');
+    expect(await ctx.getMessage('3EB0X')).toEqual({ body: 'stored body' });
+    expect(await ctx.getMessage('nope')).toBeUndefined();
+  });
+});
