@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, type User } from '@balcao/shared';
 import { visibleItems } from '../src/shell/menu.js';
-import { maskPhone } from '../src/ui/phone.js';
+import { formatWhatsappNumber, maskPhone } from '../src/ui/phone.js';
+import { needsAttention } from '../src/pages/connections/badge.js';
 import pt from '../src/i18n/pt.js';
 import en from '../src/i18n/en.js';
 import es from '../src/i18n/es.js';
@@ -14,7 +15,7 @@ const user = (over: Partial<User>): User =>
 describe('menu rules', () => {
   it('shows the administration items to admins only (any casing of admin)', () => {
     expect(visibleItems(user({ profile: 'Nível 3' })).map((i) => i.to)).toEqual(['/']);
-    expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual(['/', '/queues', '/users', '/settings']);
+    expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual(['/', '/connections', '/queues', '/users', '/settings']);
   });
 });
 
@@ -27,6 +28,23 @@ describe('phone mask', () => {
     ['(11) 98765-43219999', '(11) 98765-4321'],
     ['1133334444', '(11) 33334-444'],
   ])('%s → %s', (raw, masked) => expect(maskPhone(raw)).toBe(masked));
+});
+
+describe('connection number', () => {
+  it.each([
+    ['5511987654321', '+55 (11) 98765-4321'],
+    ['551133334444', '+55 (11) 3333-4444'],
+    ['', ''],
+    ['14155550123', '+14155550123'],
+  ])('%s → %s', (raw, shown) => expect(formatWhatsappNumber(raw)).toBe(shown));
+});
+
+describe('connections badge', () => {
+  it('shows only when every connection needs attention', () => {
+    expect(needsAttention([])).toBe(false);
+    expect(needsAttention([{ status: 'qrcode' }, { status: 'TIMEOUT' }])).toBe(true);
+    expect(needsAttention([{ status: 'qrcode' }, { status: 'CONNECTED' }])).toBe(false);
+  });
 });
 
 describe('catalogues', () => {

@@ -14,6 +14,7 @@ const ForgetPassword = lazy(() => import('./pages/forgetpsw/ForgetPassword'));
 const Home = lazy(() => import('./pages/home/Home'));
 const Users = lazy(() => import('./pages/users/Users'));
 const Queues = lazy(() => import('./pages/queues/Queues'));
+const Connections = lazy(() => import('./pages/connections/Connections'));
 const Settings = lazy(() => import('./pages/settings/Settings'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
@@ -58,6 +59,7 @@ export default function App() {
                   <Route element={<Private><Shell /></Private>}>
                     <Route index element={<Suspense fallback={<Loading />}><Home /></Suspense>} />
                     <Route path="users" element={<AdminOnly><Suspense fallback={<Loading />}><Users /></Suspense></AdminOnly>} />
+                    <Route path="connections" element={<AdminOnly><Suspense fallback={<Loading />}><Connections /></Suspense></AdminOnly>} />
                     <Route path="queues" element={<AdminOnly><Suspense fallback={<Loading />}><Queues /></Suspense></AdminOnly>} />
                     <Route path="settings" element={<AdminOnly><Suspense fallback={<Loading />}><Settings /></Suspense></AdminOnly>} />
                     <Route path="*" element={<Navigate to="/" replace />} />

@@ -21,13 +21,13 @@ export function toastError(err: unknown) {
   toast.error(errorText(err), 3000);
 }
 
-/** Pushes a 400's field messages into a react-hook-form instance; answers whether any field matched. */
+/** Pushes the field messages of a 400 (or a 409 naming a taken value) into a react-hook-form instance; answers whether any field matched. */
 export function applyFieldErrors(
   err: unknown,
   setError: (name: never, e: { type: string; message: string }) => void,
   known: readonly string[],
 ): boolean {
-  if (!(err instanceof ApiError) || err.status !== 400) return false;
+  if (!(err instanceof ApiError) || (err.status !== 400 && err.status !== 409)) return false;
   const issues = err.body.fields ?? (err.body.field ? [{ field: err.body.field, message: err.body.message ?? '' }] : []);
   let matched = false;
   for (const issue of issues) {

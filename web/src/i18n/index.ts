@@ -30,6 +30,9 @@ const MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
   Object.entries(MSG).map(([k, v]) => [v, `validation.${k}`]),
 );
 MESSAGE_KEYS['Campo obrigatório'] = 'validation.fieldRequired';
+// Field messages of the connections service (409 conflicts).
+MESSAGE_KEYS['Já existe uma conexão com esse nome'] = 'connections.nameTaken';
+MESSAGE_KEYS['Esse token já está em uso'] = 'connections.tokenTaken';
 
 export function translateMessage(message: string | undefined): string | undefined {
   if (!message) return message;

@@ -10,6 +10,7 @@ import { storedNumber, useMediaQuery } from '../ui/hooks';
 import { useColorMode } from './theme';
 import { visibleItems } from './menu';
 import { useUnreadTitle } from './unread';
+import { useConnectionAlert } from '../pages/connections/live';
 
 const UserDialog = lazy(() => import('../pages/users/UserDialog'));
 
@@ -23,6 +24,7 @@ export default function Shell() {
   const [volume, setVolume] = useState(() => Math.min(1, Math.max(0, storedNumber('volume', 1))));
   const [profileOpen, setProfileOpen] = useState(false);
   useUnreadTitle(t('app.name'));
+  const connectionAlert = useConnectionAlert(isAdminProfile(user?.profile));
 
   // The overlay drawer closes after navigating; the docked one keeps its state.
   useEffect(() => {
@@ -40,6 +42,11 @@ export default function Shell() {
     <NavLink key={i.to} to={i.to} end={i.to === '/'} className={({ isActive }) => `nav-item${isActive ? ' active' : ''}`}>
       <Icon name={i.icon} />
       <span className="nav-label">{t(i.label)}</span>
+      {i.badge === 'connections' && connectionAlert && (
+        <span className="nav-badge" data-testid="connections-badge" role="img" aria-label={t('connections.alert')} title={t('connections.alert')}>
+          !
+        </span>
+      )}
     </NavLink>
   );
 

@@ -8,6 +8,8 @@ export interface MenuItem {
   section: 'main' | 'admin';
   /** Extra rule on top of the section (spec 000 §2.2). */
   when?: (u: User) => boolean;
+  /** A live marker next to the label (the connections alert of spec 000 §2.2). */
+  badge?: 'connections';
 }
 
 const flag = (f: PlanFlag) => (u: User) => !!u.company?.plan?.[f];
@@ -22,6 +24,7 @@ const superOnly = (u: User) => !!u.super;
  */
 export const MENU: MenuItem[] = [
   { to: '/', label: 'menu.home', icon: 'home', section: 'main' },
+  { to: '/connections', label: 'menu.connections', icon: 'connections', section: 'admin', badge: 'connections' },
   { to: '/queues', label: 'menu.queues', icon: 'queue', section: 'admin' },
   { to: '/users', label: 'menu.users', icon: 'users', section: 'admin' },
   { to: '/settings', label: 'menu.settings', icon: 'settings', section: 'admin' },

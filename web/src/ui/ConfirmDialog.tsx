@@ -5,18 +5,21 @@ import { Modal } from './Modal';
 export function ConfirmDialog({
   open,
   title,
+  message,
   onConfirm,
   onClose,
 }: {
   open: boolean;
   title: string;
+  /** Defaults to the spec's delete confirmation. */
+  message?: string;
   onConfirm: () => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   return (
     <Modal open={open} title={title} onClose={onClose}>
-      <Text>{t('common.deleteConfirm')}</Text>
+      <Text>{message ?? t('common.deleteConfirm')}</Text>
       <Flex justifyContent="flex-end" marginTop="1.5rem" gap="0.5rem">
         <Button onClick={onClose}>{t('common.cancel')}</Button>
         <Button

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button, CheckboxField, Flex, Loader, PasswordField, SelectField, Text, TextField } from '@aws-amplify/ui-react';
-import { can, DEFAULT_PROFILE, FORM_SUBMIT_DELAY_MS, PROFILES, userCreateSchema, userUpdateSchema, type Queue, type User } from '@balcao/shared';
+import { can, DEFAULT_PROFILE, FORM_SUBMIT_DELAY_MS, PROFILES, userCreateSchema, userUpdateSchema, type Connection, type Queue, type User } from '@balcao/shared';
 import { api } from '../../api/http';
 import { applyFieldErrors, toastError } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
@@ -20,11 +20,6 @@ interface Values {
   whatsappId: string;
   allTicket: 'enabled' | 'desabled';
   sendGreetingAccepted: boolean;
-}
-
-interface Connection {
-  id: number;
-  name: string;
 }
 
 const FIELDS = ['name', 'email', 'password', 'profile', 'queueIds', 'whatsappId', 'allTicket', 'sendGreetingAccepted'] as const;
@@ -68,7 +63,7 @@ export default function UserDialog({
     if (!open) return;
     if (admin) {
       api.get<Queue[]>('/queue').then(setQueues).catch(() => setQueues([]));
-      // Connections arrive with a later issue: without the route the field stays disabled.
+      // The list without session data (no QR codes); if it cannot load the field stays disabled.
       api
         .get<Connection[]>('/whatsapp', { query: { session: 0 } })
         .then((list) => setConnections(Array.isArray(list) ? list : []))
@@ -195,9 +190,11 @@ export default function UserDialog({
                   />
                 </fieldset>
                 <div className="form-grid">
-                  <SelectField label={t('users.whatsapp')} {...register('whatsappId')} isDisabled={!connections}>
+                  {/* Controlled: the user may load before the connections, and an uncontrolled select
+                      would drop a value whose option is not there yet (saving it as "none"). */}
+                  <SelectField label={t('users.whatsapp')} {...register('whatsappId')} value={watch('whatsappId') ?? ''} isDisabled={!connections}>
                     <option value="">{t('users.noWhatsapp')}</option>
-                    {(connections ?? []).map((c) => (
+                    {[...(connections ?? [])].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR')).map((c) => (
                       <option key={c.id} value={c.id}>
                         {c.name}
                       </option>

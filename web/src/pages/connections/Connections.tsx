@@ -1,0 +1,206 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Flex, Heading, Loader, Table, TableBody, TableCell, TableHead, TableRow } from '@aws-amplify/ui-react';
+import { format } from 'date-fns';
+import { can, type Connection } from '@balcao/shared';
+import { api } from '../../api/http';
+import { toastError } from '../../api/errors';
+import { useAuth } from '../../auth/AuthContext';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { Icon } from '../../ui/icons';
+import { formatWhatsappNumber } from '../../ui/phone';
+import { toast } from '../../ui/toast';
+import ConnectionDialog from './ConnectionDialog';
+import QrDialog from './QrDialog';
+import { connectionsKey, mergeConnection, useConnections } from './live';
+
+type SessionAction = 'tryAgain' | 'newQr' | 'reconnect' | 'disconnect';
+
+const SESSION_CALLS: Record<SessionAction, (id: number) => Promise<Connection>> = {
+  tryAgain: (id) => api.post<Connection>(`/whatsappsession/${id}`),
+  newQr: (id) => api.put<Connection>(`/whatsappsession/${id}`),
+  reconnect: (id) => api.post<Connection>(`/whatsappsession/reconnect/${id}`),
+  disconnect: (id) => api.del<Connection>(`/whatsappsession/${id}`),
+};
+
+const updatedAtText = (iso: string | undefined) => {
+  const d = iso ? new Date(iso) : null;
+  return d && !Number.isNaN(d.getTime()) ? format(d, 'dd/MM/yy HH:mm') : '';
+};
+
+export default function Connections() {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const qc = useQueryClient();
+  const { data: connections = [], isLoading, error } = useConnections();
+  const [editing, setEditing] = useState<Connection | null | undefined>(undefined);
+  const [deleting, setDeleting] = useState<Connection | null>(null);
+  const [disconnecting, setDisconnecting] = useState<Connection | null>(null);
+  const [qrFor, setQrFor] = useState<number | null>(null);
+  const [busy, setBusy] = useState<Record<number, boolean>>({});
+  const mayAct = can(user?.profile, 'connections-page:actionButtons');
+  const mayAdd = can(user?.profile, 'connections-page:addConnection');
+  const mayEdit = can(user?.profile, 'connections-page:editOrDeleteConnection');
+
+  useEffect(() => {
+    if (error) toastError(error);
+  }, [error]);
+
+  const merge = (c: Connection) => user && mergeConnection(qc, user.companyId, c);
+
+  const session = async (c: Connection, action: SessionAction) => {
+    setBusy((b) => ({ ...b, [c.id]: true }));
+    try {
+      const answer = await SESSION_CALLS[action](c.id);
+      // The live status follows; the answer already carries the command's first effect.
+      if (answer && typeof answer === 'object' && 'id' in answer) merge(answer);
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setBusy((b) => ({ ...b, [c.id]: false }));
+    }
+  };
+
+  const remove = async (c: Connection) => {
+    try {
+      await api.del(`/whatsapp/${c.id}`);
+      if (user) qc.setQueryData<Connection[]>(connectionsKey(user.companyId), (l = []) => l.filter((x) => x.id !== c.id));
+      toast.success(t('connections.deleted'));
+    } catch (e) {
+      toastError(e);
+    }
+  };
+
+  const actions = (c: Connection) => {
+    const disabled = !!busy[c.id];
+    const btn = (label: string, onClick: () => void, variation?: 'primary') => (
+      <Button size="small" variation={variation} isDisabled={disabled} onClick={onClick}>
+        {label}
+      </Button>
+    );
+    switch (c.status) {
+      case 'qrcode':
+        return btn(t('connections.buttons.qrcode'), () => setQrFor(c.id), 'primary');
+      case 'DISCONNECTED':
+        return (
+          <>
+            {btn(t('connections.buttons.tryAgain'), () => void session(c, 'tryAgain'), 'primary')}
+            {btn(t('connections.buttons.newQr'), () => void session(c, 'newQr'))}
+          </>
+        );
+      case 'PAIRING':
+      case 'TIMEOUT':
+        return (
+          <>
+            {c.status === 'PAIRING' && btn(t('connections.buttons.showCode'), () => setQrFor(c.id), 'primary')}
+            {btn(t('connections.buttons.disconnect'), () => setDisconnecting(c))}
+            {btn(t('connections.buttons.reconnect'), () => void session(c, 'reconnect'))}
+          </>
+        );
+      case 'OPENING':
+        return (
+          <Button size="small" isDisabled isLoading loadingText={t('connections.buttons.connecting')}>
+            {t('connections.buttons.connecting')}
+          </Button>
+        );
+      case 'CONNECTED':
+        return btn(t('connections.buttons.disconnect'), () => setDisconnecting(c));
+      default:
+        return null;
+    }
+  };
+
+  const sorted = [...connections].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'));
+  return (
+    <Flex direction="column" gap="1rem" className="page">
+      <Flex className="page-header" alignItems="center" justifyContent="space-between" wrap="wrap" gap="0.75rem">
+        <Heading level={3}>{t('connections.title')}</Heading>
+        {mayAdd && (
+          <Button variation="primary" onClick={() => setEditing(null)}>
+            {t('connections.add')}
+          </Button>
+        )}
+      </Flex>
+      <div className="table-scroll">
+        <Table highlightOnHover size="small" className="data-table connections-table">
+          <TableHead>
+            <TableRow>
+              <TableCell as="th">{t('connections.name')}</TableCell>
+              <TableCell as="th">{t('connections.number')}</TableCell>
+              <TableCell as="th">{t('connections.status')}</TableCell>
+              {mayAct && <TableCell as="th">{t('connections.session')}</TableCell>}
+              <TableCell as="th" className="hide-narrow">{t('connections.updatedAt')}</TableCell>
+              <TableCell as="th" className="center-col">{t('connections.default')}</TableCell>
+              {mayEdit && <TableCell as="th" className="actions-col">{t('common.actions')}</TableCell>}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {sorted.map((c) => (
+              <TableRow key={c.id} data-testid={`connection-row-${c.id}`} data-status={c.status}>
+                <TableCell>
+                  {c.name}
+                  {c.provider === 'sandbox' && <span className="tag-muted">{t('connections.providers.sandbox')}</span>}
+                </TableCell>
+                <TableCell className="nowrap" data-testid="connection-number">{formatWhatsappNumber(c.number)}</TableCell>
+                <TableCell>
+                  <span className={`status-chip status-${c.status}`} data-testid="connection-status">
+                    {t(`connections.statuses.${c.status}`, { defaultValue: c.status })}
+                  </span>
+                </TableCell>
+                {mayAct && (
+                  <TableCell>
+                    <Flex gap="0.4rem" wrap="wrap" className="session-actions">
+                      {actions(c)}
+                    </Flex>
+                  </TableCell>
+                )}
+                <TableCell className="hide-narrow nowrap">{updatedAtText(c.updatedAt)}</TableCell>
+                <TableCell className="center-col">
+                  {c.isDefault && (
+                    <span className="default-mark" role="img" aria-label={t('connections.isDefault')} title={t('connections.isDefault')} data-testid="connection-default">
+                      <Icon name="star" size={20} />
+                    </span>
+                  )}
+                </TableCell>
+                {mayEdit && (
+                  <TableCell className="actions-col">
+                    <button type="button" className="icon-btn" aria-label={`${t('common.edit')} ${c.name}`} onClick={() => setEditing(c)}>
+                      <Icon name="edit" size={20} />
+                    </button>
+                    <button type="button" className="icon-btn danger" aria-label={`${t('common.delete')} ${c.name}`} onClick={() => setDeleting(c)}>
+                      <Icon name="delete" size={20} />
+                    </button>
+                  </TableCell>
+                )}
+              </TableRow>
+            ))}
+            {!isLoading && connections.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={7} className="empty">
+                  {t('common.noRecords')}
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+        {isLoading && <Loader variation="linear" />}
+      </div>
+      {editing !== undefined && <ConnectionDialog connectionId={editing?.id ?? null} onClose={() => setEditing(undefined)} onSaved={merge} />}
+      {qrFor !== null && <QrDialog connectionId={qrFor} onClose={() => setQrFor(null)} />}
+      <ConfirmDialog
+        open={!!deleting}
+        title={deleting ? t('connections.deleteTitle', { name: deleting.name }) : ''}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => deleting && void remove(deleting)}
+      />
+      <ConfirmDialog
+        open={!!disconnecting}
+        title={disconnecting ? t('connections.disconnectTitle', { name: disconnecting.name }) : ''}
+        message={t('connections.disconnectText')}
+        onClose={() => setDisconnecting(null)}
+        onConfirm={() => disconnecting && void session(disconnecting, 'disconnect')}
+      />
+    </Flex>
+  );
+}
