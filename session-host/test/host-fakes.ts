@@ -98,7 +98,10 @@ export class MemoryAuthStore implements AuthStore {
     return this.data.get(key);
   }
   async set(entries: Record<string, string | null>) {
-    for (const [k, v] of Object.entries(entries)) v === null ? this.data.delete(k) : this.data.set(k, v);
+    for (const [k, v] of Object.entries(entries)) {
+      if (v === null) this.data.delete(k);
+      else this.data.set(k, v);
+    }
   }
   async clear() {
     this.data.clear();
