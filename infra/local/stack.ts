@@ -12,6 +12,7 @@ import { JwtAuthorizer } from './jwt.js';
 import { startPollers, startSweeper } from './pollers.js';
 import { pickPorts, type Ports } from './ports.js';
 import { SandboxServer } from './sandbox-server.js';
+import { attachSandboxNetwork } from '@balcao/session-host/sandbox/index';
 import { MEDIA_BUCKET, startSqsS3 } from './sqs-s3.js';
 import { buildWebIfStale, startWebServer } from './web.js';
 import { startWebSocket } from './websocket.js';
@@ -127,8 +128,12 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
 
     const sandbox = new SandboxServer(log);
     sandbox.route('GET', '/mailbox/{email}', (req) => mailbox.for(req.params.email));
+    // The simulated WhatsApp network (issue 3 §3): its page, customer API and the device socket.
+    const sandboxNetwork = attachSandboxNetwork(sandbox, { dir: path.join(dataDir, 'sandbox'), log: (line) => log('sandbox', line) });
     await sandbox.start(ports.sandbox);
     stops.push({ name: 'sandbox', stop: () => sandbox.stop() });
+    // Stops first (reverse order): closes the device sockets and writes the state before the server closes.
+    stops.push({ name: 'sandbox network', stop: () => sandboxNetwork.stop() });
 
     const authorizer = new JwtAuthorizer(cognito.issuer, [cognito.userPoolClientId], cognito.jwksUri);
     const gateway = await startGateway({ port: ports.api, routes, authorizer, allowOrigin: loopbackOrigin, log });
