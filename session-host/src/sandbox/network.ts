@@ -451,6 +451,8 @@ export class SandboxNetwork {
           last: last ? { fromMe: last.fromMe, body: last.deleted ? '' : last.body, mediaType: last.mediaType ?? null, timestamp: last.timestamp } : null,
           // Messages of the connection the customer has not read yet.
           unread: c.messages.filter((m) => m.fromMe && !m.deleted && m.ack < 4).length,
+          // Messages of the connection the phone has not confirmed as delivered (the page does).
+          undelivered: c.messages.filter((m) => m.fromMe && m.ack < 3).map((m) => m.id),
         };
       })
       .sort((x, y) => (y.last?.timestamp ?? 0) - (x.last?.timestamp ?? 0));
