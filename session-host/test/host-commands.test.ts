@@ -150,6 +150,19 @@ describe('session host commands', () => {
     expect(await backend.authStore(8, 3).get('creds')).toBe(JSON.stringify({ me: 3 }));
   });
 
+  it('a start queued before the shard was taken does not restart the session the takeover started', async () => {
+    const backend = new MemoryBackend(2);
+    const providers = { beta: new TestProvider('beta'), sandbox: new TestProvider('sandbox') };
+    backend.addConnection({ id: 1, companyId: 7, provider: 'sandbox', status: 'OPENING' });
+    backend.command({ type: 'start', companyId: 7, connectionId: 1 });
+    await new Promise((r) => setTimeout(r, 5));
+    const host = await startSessionHost({ taskId: 't', providers, shards: 2, leaseMs: 3000, scanMs: 200, port: 0, log: quietLog, backend });
+    hosts.push(host);
+    await waitFor(() => backend.queues.get(0)!.messages.length === 0, 3000);
+    expect(providers.sandbox.sessions).toHaveLength(1);
+    expect(providers.sandbox.of(1)!.calls).toEqual(['start']);
+  });
+
   it('drops commands for connections that no longer exist (and malformed ones); logout still wipes a deleted connection’s credentials', async () => {
     const { backend, providers, host, drained } = await setup();
     backend.command({ type: 'send', companyId: 7, connectionId: 4, ticketId: 1, waMessageId: 'Z', to, body: 'x' });

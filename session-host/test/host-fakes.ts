@@ -52,6 +52,7 @@ interface QueuedMessage {
   groupId: string;
   visibleAt: number;
   receiveCount: number;
+  sentAt: number;
   receipt?: string;
 }
 
@@ -62,7 +63,7 @@ export class MemoryFifo {
   private seq = 0;
 
   push(body: unknown, groupId: string) {
-    this.messages.push({ id: ++this.seq, body: JSON.stringify(body), groupId, visibleAt: 0, receiveCount: 0 });
+    this.messages.push({ id: ++this.seq, body: JSON.stringify(body), groupId, visibleAt: 0, receiveCount: 0, sentAt: Date.now() });
   }
 
   receive(max = 10): ReceivedCommand[] {
@@ -77,7 +78,7 @@ export class MemoryFifo {
       m.visibleAt = now + 60_000;
       m.receiveCount++;
       m.receipt = `${m.id}-${m.receiveCount}`;
-      out.push({ body: m.body, receipt: m.receipt, groupId: m.groupId, receiveCount: m.receiveCount });
+      out.push({ body: m.body, receipt: m.receipt, groupId: m.groupId, receiveCount: m.receiveCount, sentAt: m.sentAt });
     }
     return out;
   }

@@ -163,7 +163,7 @@ export class AwsBackend implements HostBackend {
           QueueUrl: this.queueUrl(shard),
           MaxNumberOfMessages: 10,
           WaitTimeSeconds: this.waitSeconds,
-          MessageSystemAttributeNames: ['MessageGroupId', 'ApproximateReceiveCount'],
+          MessageSystemAttributeNames: ['MessageGroupId', 'ApproximateReceiveCount', 'SentTimestamp'],
         }),
         { abortSignal: signal },
       );
@@ -172,6 +172,7 @@ export class AwsBackend implements HostBackend {
         receipt: m.ReceiptHandle!,
         groupId: m.Attributes?.MessageGroupId ?? '',
         receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 1),
+        sentAt: Number(m.Attributes?.SentTimestamp ?? 0),
       }));
     } catch (err) {
       if (signal.aborted) return [];

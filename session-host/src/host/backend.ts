@@ -45,6 +45,8 @@ export interface ReceivedCommand {
   groupId: string;
   /** How many times SQS has handed this message out (1 = first time). */
   receiveCount: number;
+  /** When it was put on the queue (epoch ms). */
+  sentAt: number;
 }
 
 export type RpcOutcome = { status: 'done'; answer: RpcAnswer } | { status: 'failed'; error: string };

@@ -11,6 +11,8 @@ export type Providers = Record<'beta' | 'sandbox', Provider>;
 class Slot {
   session?: ProviderSession;
   state?: SessionState;
+  /** When the current session was started (epoch ms). */
+  startedAt = 0;
   private chain: Promise<unknown> = Promise.resolve();
   constructor(
     readonly connectionId: number,
@@ -115,6 +117,7 @@ export class ShardRunner {
     slot.companyId = conn.companyId;
     slot.session = provider.create(ctx);
     slot.state = state;
+    slot.startedAt = Date.now();
     log.info('session starting');
     await slot.session.start();
   }
@@ -170,7 +173,7 @@ export class ShardRunner {
     let outcome: Outcome;
     try {
       const slot = this.slot(cmd.connectionId, cmd.companyId);
-      outcome = await slot.run(() => (this.stopping ? Promise.resolve<Outcome>('requeue') : this.execute(slot, cmd)));
+      outcome = await slot.run(() => (this.stopping ? Promise.resolve<Outcome>('requeue') : this.execute(slot, cmd, m.sentAt)));
     } catch (err) {
       this.log.warn({ connectionId: cmd.connectionId, type: cmd.type, commandId: cmd.commandId, err: errorText(err) }, 'command failed; retrying');
       outcome = 'retry';
@@ -193,16 +196,19 @@ export class ShardRunner {
   }
 
   /** Carries a command out. Throws for transient failures (the queue retries it). */
-  private async execute(slot: Slot, cmd: OutboundCommand): Promise<Outcome> {
+  private async execute(slot: Slot, cmd: OutboundCommand, sentAt: number): Promise<Outcome> {
     const log = withFields(this.log, { connectionId: cmd.connectionId, command: cmd.type, commandId: cmd.commandId });
     const target = { companyId: cmd.companyId, connectionId: cmd.connectionId };
     const exists = async () => !!(await this.o.backend.getConnection(cmd.companyId, cmd.connectionId));
     switch (cmd.type) {
       case 'start':
       case 'restart': {
+        // A session started after the request (the shard was just taken, e.g. right after the
+        // connection was created) already is what `start` asks for; `restart` always starts anew.
+        if (cmd.type === 'start' && slot.session && slot.startedAt >= sentAt) return 'done';
         const conn = await this.o.backend.getConnection(cmd.companyId, cmd.connectionId);
         if (!conn) return this.drop(log);
-        // A running session is stopped and started again either way: the API has just reset the
+        // Otherwise a running session is stopped and started again: the API has just reset the
         // status to OPENING and the new session reports the real one.
         await this.startSession(slot, conn, cmd.pairingNumber);
         return 'done';
