@@ -10,10 +10,11 @@ import { startGateway } from './gateway.js';
 import type { Log } from './http-util.js';
 import { JwtAuthorizer } from './jwt.js';
 import { startPollers, startSweeper } from './pollers.js';
-import { pickPorts, type Ports } from './ports.js';
+import { freePort, pickPorts, type Ports } from './ports.js';
 import { SandboxServer } from './sandbox-server.js';
 import { attachSandboxNetwork } from '@balcao/session-host/sandbox/index';
 import { MEDIA_BUCKET, startSqsS3 } from './sqs-s3.js';
+import { sessionHostProcess, type SessionHostControl } from './session-host.js';
 import { buildWebIfStale, startWebServer } from './web.js';
 import { startWebSocket } from './websocket.js';
 
@@ -31,6 +32,8 @@ export interface Endpoints {
   sandboxUrl: string;
   cognito: { region: string; endpoint: string; userPoolId: string; userPoolClientId: string };
   admin: { email: string; password: string };
+  /** Health of the session host (`GET` → `{ ok, taskId, shards, sessions }`). */
+  sessionHostUrl?: string;
 }
 
 export interface StackOptions {
@@ -51,6 +54,9 @@ export interface LocalStack {
   sandbox: SandboxServer;
   mailbox: Mailbox;
   seeded?: { companyId: unknown; adminUserId: unknown };
+  sessionHostUrl: string;
+  /** The session host child process (tests in vitest workers use the /_local/session-host routes). */
+  sessionHost: SessionHostControl;
   stop(): Promise<void>;
 }
 
@@ -165,9 +171,29 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     let seeded: LocalStack['seeded'];
     if (opts.seed) seeded = await runSeed(opts.adminEmail, opts.adminPassword, log);
 
+    // The session host runs as its own process, as in ECS, once the seed's connections exist.
+    const sessionHostPort = Number(process.env.BALCAO_PORT_SESSION_HOST) || (await freePort());
+    const sessionHost = sessionHostProcess({ env, port: sessionHostPort, log });
+    stops.push({ name: 'session host', stop: sessionHost.stop });
+    await sessionHost.start();
+    endpoints.sessionHostUrl = sessionHost.url;
+    // Local only (tests in vitest workers cannot reach the stack object): stop and start it over HTTP.
+    sandbox.route('POST', '/_local/session-host/stop', async () => (await sessionHost.stop(), { pid: sessionHost.pid() }));
+    sandbox.route('POST', '/_local/session-host/start', async () => (await sessionHost.start(), { pid: sessionHost.pid() }));
+
     fs.writeFileSync(path.join(dataDir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
     let stopped: Promise<void> | undefined;
-    return { endpoints, env, ports, sandbox, mailbox, seeded, stop: () => (stopped ??= stopAll()) };
+    return {
+      endpoints,
+      env,
+      ports,
+      sandbox,
+      mailbox,
+      seeded,
+      sessionHostUrl: sessionHost.url,
+      sessionHost,
+      stop: () => (stopped ??= stopAll()),
+    };
   } catch (e) {
     await stopAll();
     throw e;
