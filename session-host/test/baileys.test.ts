@@ -12,6 +12,7 @@ import {
   type WAMessage,
   type WAMessageKey,
 } from '@whiskeysockets/baileys';
+import { inboundEventSchema } from '@balcao/shared';
 import type { AuthStore, ProviderEvent, ProviderSession, SendCommand, SessionContext } from '../src/provider.js';
 import { BACKOFF_CAP_MS, backoffDelay, createBaileysProvider, type BaileysSocket } from '../src/providers/baileys/index.js';
 import { baileysLogger } from '../src/providers/baileys/logger.js';
@@ -20,6 +21,13 @@ import { signalKey } from '../src/providers/baileys/auth.js';
 // ------------------------------------------------------------------ fakes
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** Events that the host's schema (what it publishes) would refuse; checked after every test. */
+const invalid: unknown[] = [];
+afterEach(() => {
+  expect(invalid).toEqual([]);
+  invalid.length = 0;
+});
 
 /** Baileys' socket as the provider uses it, with Baileys' own event emitter (`makeEventBuffer`). */
 class FakeSocket implements BaileysSocket {
@@ -98,6 +106,9 @@ function setup(options: Parameters<typeof createBaileysProvider>[0] = {}, ctxOve
     companyId: 1,
     connectionId: 7,
     emit: async (e) => {
+      const full = { ...e, v: 1, eventId: e.eventId ?? 'host-id', companyId: 1, connectionId: 7, at: new Date().toISOString() };
+      const parsed = inboundEventSchema.safeParse(full);
+      if (!parsed.success) invalid.push({ event: e, issues: parsed.error.issues });
       journal.push(`emit:${e.type}`);
       events.push(e);
     },
@@ -209,7 +220,7 @@ describe('baileys provider: inbound messages', () => {
     expect(t.events).toEqual([
       {
         type: 'message',
-        eventId: 'msg:TXT1',
+        eventId: 'b7:msg:TXT1',
         waMessageId: 'TXT1',
         chat: { number: '5511988887777', lid: '99887766554433', name: 'Ana' },
         fromMe: false,
@@ -317,8 +328,8 @@ describe('baileys provider: inbound messages', () => {
     upsert(s, [wa({ key: { ...key, id: 'REACT2' }, message: { reactionMessage: { key: { remoteJid: CUSTOMER, id: 'MINE1', fromMe: true }, text: '' } } })]);
     await settle();
     expect(t.events).toEqual([
-      { type: 'reaction', eventId: 'reaction:REACT1', chat: { number: '5511988887777' }, sender: { number: '5511988887777' }, fromMe: false, waMessageId: 'MINE1', emoji: '👍' },
-      { type: 'reaction', eventId: 'reaction:REACT2', chat: { number: '5511988887777' }, sender: { number: '5511988887777' }, fromMe: false, waMessageId: 'MINE1', emoji: '' },
+      { type: 'reaction', eventId: 'b7:reaction:REACT1', chat: { number: '5511988887777' }, sender: { number: '5511988887777' }, fromMe: false, waMessageId: 'MINE1', emoji: '👍' },
+      { type: 'reaction', eventId: 'b7:reaction:REACT2', chat: { number: '5511988887777' }, sender: { number: '5511988887777' }, fromMe: false, waMessageId: 'MINE1', emoji: '' },
     ]);
   });
 
@@ -416,10 +427,10 @@ describe('baileys provider: acks, calls, contacts', () => {
     ]);
     await settle();
     expect(t.events).toEqual([
-      { type: 'ack', eventId: 'ack:OUT1:2', chat: { number: '5511988887777' }, waMessageIds: ['OUT1'], ack: 2 },
-      { type: 'ack', eventId: 'ack:OUT1:3', chat: { number: '5511988887777' }, waMessageIds: ['OUT1'], ack: 3 },
-      { type: 'ack', eventId: 'ack:OUT1:4', chat: { number: '5511988887777' }, waMessageIds: ['OUT1'], ack: 4 },
-      { type: 'ack', eventId: 'ack:OUT2:5', chat: { number: '5511988887777' }, waMessageIds: ['OUT2'], ack: 5 },
+      { type: 'ack', eventId: 'b7:ack:OUT1:2', chat: { number: '5511988887777' }, waMessageIds: ['OUT1'], ack: 2 },
+      { type: 'ack', eventId: 'b7:ack:OUT1:3', chat: { number: '5511988887777' }, waMessageIds: ['OUT1'], ack: 3 },
+      { type: 'ack', eventId: 'b7:ack:OUT1:4', chat: { number: '5511988887777' }, waMessageIds: ['OUT1'], ack: 4 },
+      { type: 'ack', eventId: 'b7:ack:OUT2:5', chat: { number: '5511988887777' }, waMessageIds: ['OUT2'], ack: 5 },
     ]);
   });
 
@@ -433,7 +444,7 @@ describe('baileys provider: acks, calls, contacts', () => {
     ]);
     await settle();
     expect(t.events).toEqual([
-      { type: 'call', eventId: 'call:CALL1', chat: { number: '5511988887777', lid: '99887766554433' }, callId: 'CALL1', isVideo: true, timestamp: date.getTime() },
+      { type: 'call', eventId: 'b7:call:CALL1', chat: { number: '5511988887777', lid: '99887766554433' }, callId: 'CALL1', isVideo: true, timestamp: date.getTime() },
     ]);
     await t.session.rejectCall('CALL1', { number: '5511988887777' });
     expect(s.rejectCall).toHaveBeenCalledWith('CALL1', CUSTOMER_LID);
@@ -510,6 +521,20 @@ describe('baileys provider: connection updates', () => {
     await settle();
     expect(s.requestPairingCode).toHaveBeenCalledTimes(1);
     expect(s.requestPairingCode).toHaveBeenCalledWith('5511999990000');
+    expect(t.sessionEvents()).toEqual([{ type: 'session', status: 'PAIRING', qrcode: 'ABCD1234' }]);
+  });
+
+  it('a failed pairing code request is retried at the next QR event', async () => {
+    const t = setup({}, { pairingNumber: '5511999990000' });
+    await t.session.start();
+    const s = t.last();
+    s.requestPairingCode.mockRejectedValueOnce(new Error('not ready'));
+    s.emit('connection.update', { qr: 'QR-1' });
+    await settle();
+    expect(t.sessionEvents()).toEqual([]);
+    s.emit('connection.update', { qr: 'QR-2' });
+    await settle();
+    expect(s.requestPairingCode).toHaveBeenCalledTimes(2);
     expect(t.sessionEvents()).toEqual([{ type: 'session', status: 'PAIRING', qrcode: 'ABCD1234' }]);
   });
 

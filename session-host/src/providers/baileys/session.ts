@@ -372,7 +372,15 @@ export class BaileysSession implements ProviderSession {
       // A QR event means the socket is ready to register; the code is asked for once per start.
       if (this.pairingRequested) return;
       this.pairingRequested = true;
-      const code = await sock.requestPairingCode(pairingNumber);
+      let code: string;
+      try {
+        code = await sock.requestPairingCode(pairingNumber);
+      } catch (err) {
+        // Asked again at the next QR event rather than leaving the user without a code.
+        this.pairingRequested = false;
+        this.ctx.log.warn({ err }, 'baileys: pairing code request failed');
+        return;
+      }
       if (gen === this.gen) await this.status({ status: 'PAIRING', qrcode: code });
       return;
     }
@@ -436,9 +444,12 @@ export class BaileysSession implements ProviderSession {
 
   // ---------------------------------------------------------------- inbound
 
-  private async publish(event: ProviderEvent & { eventId: string }): Promise<void> {
+  private async publish(e: ProviderEvent & { eventId: string }): Promise<void> {
     // Baileys reports some things twice (a reaction both in the upsert and in `messages.reaction`,
-    // an edit as a protocol message and as an update): the same id goes out once.
+    // an edit as a protocol message and as an update): the same id goes out once. The id is also
+    // the queue's deduplication id, shared by all connections: two of ours in the same WhatsApp
+    // group see the same message id, hence the connection in it.
+    const event = { ...e, eventId: `b${this.ctx.connectionId}:${e.eventId}` };
     if (this.emitted.has(event.eventId)) return;
     this.emitted.add(event.eventId);
     for (let attempt = 1; ; attempt++) {
