@@ -186,7 +186,11 @@ describe('baileys provider: socket options', () => {
     const config = t.last().config;
     expect(config.markOnlineOnConnect).toBe(false);
     expect(config.syncFullHistory).toBe(false);
-    expect(config.shouldSyncHistoryMessage?.({} as proto.Message.IHistorySyncNotification)).toBe(false);
+    const T = proto.HistorySync.HistorySyncType;
+    const sync = (syncType: proto.HistorySync.HistorySyncType) => config.shouldSyncHistoryMessage?.({ syncType } as proto.Message.IHistorySyncNotification);
+    expect([T.FULL, T.RECENT, T.ON_DEMAND].map(sync)).toEqual([false, false, false]);
+    // The bootstrap carries the LID mappings Baileys needs.
+    expect([T.INITIAL_BOOTSTRAP, T.PUSH_NAME].map(sync)).toEqual([true, true]);
     expect(config.browser).toEqual(['Balcão', 'Chrome', '1.0.0']);
     expect(typeof config.logger?.child).toBe('function');
 
@@ -468,6 +472,25 @@ describe('baileys provider: acks, calls, contacts', () => {
     // Kept in the table for the next session (saved on stop at the latest).
     await t.session.stop();
     expect(JSON.parse(t.data.get('addressbook')!)).toEqual({ '5511988887777': 'Ana Cliente' });
+  });
+});
+
+describe('baileys provider: history', () => {
+  it('history is never published; its saved names feed the address book', async () => {
+    const t = await connected();
+    t.last().emit('messaging-history.set', {
+      chats: [],
+      contacts: [{ id: '5511922223333@s.whatsapp.net', name: 'Carlos' }, { id: '88877766655544@lid', name: 'Dora' }, { id: '5511944445555@s.whatsapp.net', notify: 'só push' }],
+      messages: [wa({ key: { remoteJid: CUSTOMER, id: 'OLD1', fromMe: false }, message: { conversation: 'antiga' } })],
+      lidPnMappings: [{ lid: '88877766655544@lid', pn: '5511911112222@s.whatsapp.net' }],
+      isLatest: true,
+    });
+    await settle();
+    expect(t.events).toEqual([]);
+    expect(await t.session.addressBook()).toEqual([
+      { number: '5511922223333', name: 'Carlos' },
+      { number: '5511911112222', name: 'Dora' },
+    ]);
   });
 });
 

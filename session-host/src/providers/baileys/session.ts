@@ -79,6 +79,11 @@ export const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_CAP_MS = 60_000;
 const GROUP_TTL_MS = 5 * 60_000;
 const ADDRESS_BOOK_KEY = 'addressbook';
+const HISTORY_KEPT = new Set<number>([
+  proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+  proto.HistorySync.HistorySyncType.PUSH_NAME,
+  proto.HistorySync.HistorySyncType.NON_BLOCKING_DATA,
+]);
 const ADDRESS_BOOK_SAVE_MS = 5_000;
 
 /**
@@ -249,9 +254,11 @@ export class BaileysSession implements ProviderSession {
       logger: this.logger,
       browser: this.opts.browser,
       markOnlineOnConnect: false,
-      // Only new traffic matters: no history download and no flood of old messages at pairing.
+      // Only new traffic matters: no full history at pairing. The small bootstrap chunks are still
+      // processed because Baileys learns the LID↔number mappings from them (without them it warns
+      // of unstable sessions); their messages reach only `messaging-history.set`, never the queue.
       syncFullHistory: false,
-      shouldSyncHistoryMessage: () => false,
+      shouldSyncHistoryMessage: ({ syncType }) => HISTORY_KEPT.has(syncType ?? -1),
       // Our own sends are reported by `send`; their echo would only download our media again.
       emitOwnEvents: false,
       getMessage: async (key) => {
@@ -314,6 +321,15 @@ export class BaileysSession implements ProviderSession {
       for (const c of contacts) await this.onContact(c, sock);
     });
     on('lid-mapping.update', ({ lid, pn }) => this.rememberPair(peerOfJids(pn, lid)));
+    // History is not conversation (never published); only its address book and LID pairs are kept.
+    on('messaging-history.set', ({ contacts, lidPnMappings }) => {
+      for (const { lid, pn } of lidPnMappings ?? []) this.rememberPair(peerOfJids(pn, lid));
+      for (const c of contacts) {
+        const ids = peerOfJids(c.id, c.phoneNumber ?? c.lid);
+        const number = ids.number ?? (ids.lid ? this.lidToNumber.get(ids.lid) : undefined);
+        if (c.name && number) this.addToAddressBook(number, c.name);
+      }
+    });
     on('groups.upsert', (groups) => {
       for (const g of groups) this.setGroup(g);
     });
