@@ -70,3 +70,12 @@ export interface WsFrame {
   event: string;
   data: unknown;
 }
+
+/**
+ * JSON for a queue message body, escaped to ASCII. SQS refuses some characters (lone surrogates;
+ * the local stand-in also emoji outside the BMP), while `\uXXXX` escapes round-trip through
+ * `JSON.parse` unchanged: customer text with emoji must never be lost on its way.
+ */
+export function toQueueBody(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

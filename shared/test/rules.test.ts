@@ -75,3 +75,13 @@ describe('plan limits', () => {
     expect(e.message).toBe('Número máximo de filas já alcançado: 3');
   });
 });
+
+describe('queue bodies', () => {
+  it('escape everything outside ASCII and round-trip exactly', async () => {
+    const { toQueueBody } = await import('../src/index.js');
+    const value = { body: 'Olá 👍 ção \u{1F600} ~tachado~', n: 1 };
+    const text = toQueueBody(value);
+    expect(/^[\x20-\x7e]*$/.test(text)).toBe(true);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
-import { outboundCommandSchema, shardOf, type OutboundCommand } from '@balcao/shared';
+import { outboundCommandSchema, shardOf, toQueueBody, type OutboundCommand } from '@balcao/shared';
 import { sqsClient } from './aws.js';
 import { SHARDS } from '../workers/manifest.js';
 
@@ -22,7 +22,7 @@ export async function sendCommand(input: CommandInput): Promise<string> {
   await sqsClient().send(
     new SendMessageCommand({
       QueueUrl: queueUrl(shardOf(command.connectionId, SHARDS)),
-      MessageBody: JSON.stringify(command),
+      MessageBody: toQueueBody(command),
       MessageGroupId: `wapp-${command.connectionId}`,
       MessageDeduplicationId: command.commandId,
     }),

@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import type { RealtimeMessage } from '@balcao/shared';
+import { toQueueBody, type RealtimeMessage } from '@balcao/shared';
 import { sqsClient } from './aws.js';
 import { env } from './env.js';
 import { log } from './log.js';
@@ -17,7 +17,7 @@ export async function publish(messages: RealtimeMessage | RealtimeMessage[]): Pr
       const out = await sqsClient().send(
         new SendMessageBatchCommand({
           QueueUrl: env.realtimeQueueUrl,
-          Entries: batch.map((m, j) => ({ Id: String(j), MessageBody: JSON.stringify(m) })),
+          Entries: batch.map((m, j) => ({ Id: String(j), MessageBody: toQueueBody(m) })),
         }),
       );
       if (out.Failed?.length) log.warn({ failed: out.Failed }, 'realtime publish partially failed');

@@ -187,7 +187,9 @@ export async function publishMessage(message: MessageItem, ticket: TicketItem, c
 /** Acks only rise (a late "delivered" never lowers "read": §7). */
 export async function raiseAck(message: MessageItem, ack: number): Promise<MessageItem | undefined> {
   try {
-    return await updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { ack, updatedAt: new Date().toISOString() }, {
+    // WhatsApp confirming the message makes an earlier failure report obsolete.
+    const set = ack >= 2 ? { ack, error: null, updatedAt: new Date().toISOString() } : { ack, updatedAt: new Date().toISOString() };
+    return await updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, set, {
       condition: 'attribute_exists(PK) AND ack < :a',
       values: { ':a': ack },
     });

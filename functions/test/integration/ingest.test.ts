@@ -1,0 +1,239 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { toQueueBody, type InboundEvent } from '@balcao/shared';
+import { applyStackEnv, socket, tenant } from './client.js';
+
+type Ev = InboundEvent extends infer T ? (T extends { type: infer K } ? T : never) : never;
+
+function sqs() {
+  applyStackEnv();
+  return new SQSClient({ region: 'us-east-1', endpoint: process.env.SQS_ENDPOINT });
+}
+
+/** Puts events on the real inbound FIFO queue, grouped per chat like the session host does. */
+async function emit(events: Ev[]) {
+  const client = sqs();
+  for (let i = 0; i < events.length; i += 10) {
+    const out = await client.send(
+      new SendMessageBatchCommand({
+        QueueUrl: process.env.INBOUND_QUEUE_URL,
+        Entries: events.slice(i, i + 10).map((e, j) => ({
+          Id: String(j),
+          MessageBody: toQueueBody(e),
+          MessageGroupId: `${e.connectionId}:${'chat' in e ? (e.chat.number ?? e.chat.groupId ?? e.chat.lid) : 'session'}`,
+          MessageDeduplicationId: e.eventId,
+        })),
+      }),
+    );
+    if (out.Failed?.length) throw new Error(`queue refused events: ${JSON.stringify(out.Failed)}`);
+  }
+}
+
+const base = (companyId: number, connectionId: number) => ({ v: 1 as const, companyId, connectionId, at: new Date().toISOString() });
+const msg = (companyId: number, connectionId: number, from: string, body: string, extra: Partial<Extract<Ev, { type: 'message' }>> = {}): Ev => ({
+  ...base(companyId, connectionId),
+  type: 'message',
+  eventId: randomUUID(),
+  waMessageId: `W${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
+  chat: { number: from, name: `Cliente ${from.slice(-4)}` },
+  fromMe: false,
+  body,
+  timestamp: Date.now(),
+  ...extra,
+});
+
+async function until<T>(fn: () => Promise<T | undefined>, what: string, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+async function setup() {
+  const t = await tenant();
+  const conn = await t.admin.post('/whatsapp', { name: 'Loja', provider: 'sandbox' });
+  expect(conn.status).toBe(201);
+  return { ...t, connectionId: conn.body.id as number };
+}
+
+async function ticketsOf(companyId: number) {
+  applyStackEnv();
+  const { dynamo } = await import('../../src/core/aws.js');
+  const { QueryCommand } = await import('@aws-sdk/lib-dynamodb');
+  const out = await dynamo().send(
+    new QueryCommand({ TableName: process.env.TABLE_NAME, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': `C#${companyId}#TKS#pending` } }),
+  );
+  return (out.Items ?? []) as { id: number; contactId: number; unreadMessages: number; lastMessage: string; status: string; lastSeq: number }[];
+}
+
+describe('ingest worker (through the inbound FIFO queue)', () => {
+  it('a customer message creates the contact, a pending ticket (unread 1) and the message, with live events', async () => {
+    const t = await setup();
+    const ws = await socket(t.adminToken);
+    const e = msg(t.companyId, t.connectionId, '5511987650001', 'Olá, quero um orçamento');
+    await emit([e]);
+    const created = await ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.action === 'create' && d.message.id === (e as { waMessageId: string }).waMessageId);
+    expect(created.data.message).toMatchObject({ body: 'Olá, quero um orçamento', fromMe: false });
+    expect(created.data.contact).toMatchObject({ number: '5511987650001', name: 'Cliente 0001' });
+    const ticketEvent = await ws.waitFor(`company-${t.companyId}-ticket`, (d) => d.ticket.contactId === created.data.contact.id);
+    expect(ticketEvent.data.ticket).toMatchObject({ status: 'pending', unreadMessages: 1, lastMessage: 'Olá, quero um orçamento', whatsappId: t.connectionId });
+    const page = await t.admin.get(`/messages/${ticketEvent.data.ticket.id}`);
+    expect(page.body.messages.map((m: { body: string }) => m.body)).toEqual(['Olá, quero um orçamento']);
+    ws.close();
+  });
+
+  it('creates nothing twice: redelivery of the same WhatsApp id, and two first messages at once make one ticket', async () => {
+    const t = await setup();
+    const first = msg(t.companyId, t.connectionId, '5511987650002', 'primeira');
+    const again = { ...first, eventId: randomUUID() };
+    const second = msg(t.companyId, t.connectionId, '5511987650002', 'segunda');
+    // Different groups so the worker really runs them concurrently.
+    const client = sqs();
+    await Promise.all(
+      [first, again, second].map((e, i) =>
+        client.send(new SendMessageCommand({ QueueUrl: process.env.INBOUND_QUEUE_URL, MessageBody: JSON.stringify(e), MessageGroupId: `race-${i}-${randomUUID()}`, MessageDeduplicationId: e.eventId })),
+      ),
+    );
+    const tickets = await until(async () => {
+      const list = await ticketsOf(t.companyId);
+      return list.length === 1 && list[0].lastSeq === 2 ? list : undefined;
+    }, 'two messages in one ticket');
+    expect(tickets).toHaveLength(1);
+    expect(tickets[0].unreadMessages).toBe(2);
+    const page = await t.admin.get(`/messages/${tickets[0].id}`);
+    expect(page.body.messages.map((m: { body: string }) => m.body).sort()).toEqual(['primeira', 'segunda']);
+  });
+
+  it('keeps each customer in order: 200 messages from 20 customers', async () => {
+    const t = await setup();
+    const events: Ev[] = [];
+    for (let i = 0; i < 10; i++) for (let c = 0; c < 20; c++) events.push(msg(t.companyId, t.connectionId, `55119800${String(c).padStart(5, '0')}`, `msg ${i}`));
+    await emit(events);
+    const tickets = await until(async () => {
+      const list = await ticketsOf(t.companyId);
+      return list.length === 20 && list.every((x) => x.lastSeq === 10) ? list : undefined;
+    }, '20 tickets with 10 messages', 60_000);
+    for (const ticket of tickets.slice(0, 5)) {
+      const page = await t.admin.get(`/messages/${ticket.id}`);
+      expect(page.body.messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 10 }, (_, i) => `msg ${i}`));
+    }
+  });
+
+  it('acks only rise; edits, deletes and reactions update the message', async () => {
+    const t = await setup();
+    applyStackEnv();
+    const { sendInTicket } = await import('../../src/services/outbound.js');
+    const first = msg(t.companyId, t.connectionId, '5511987650003', 'oi');
+    await emit([first]);
+    const [ticket] = await until(async () => {
+      const l = await ticketsOf(t.companyId);
+      return l.length ? l : undefined;
+    }, 'ticket');
+    const { getTicketItem } = await import('../../src/services/tickets.js');
+    const sent = await sendInTicket(await getTicketItem(t.companyId, ticket.id), { body: 'Olá! Como posso ajudar?' });
+    const chat = { number: '5511987650003' };
+    const b = base(t.companyId, t.connectionId);
+    await emit([
+      { ...b, type: 'sendResult', eventId: randomUUID(), ticketId: ticket.id, waMessageId: sent.id, ok: true },
+      { ...b, type: 'ack', eventId: randomUUID(), chat, waMessageIds: [sent.id], ack: 4 },
+      { ...b, type: 'ack', eventId: randomUUID(), chat, waMessageIds: [sent.id], ack: 3 },
+      { ...b, type: 'edit', eventId: randomUUID(), chat, waMessageId: (first as { waMessageId: string }).waMessageId, body: 'oi, editado' },
+      { ...b, type: 'reaction', eventId: randomUUID(), chat, fromMe: false, waMessageId: sent.id, emoji: '👍' },
+    ]);
+    let last: unknown;
+    const messages = await until(async () => {
+      const page = await t.admin.get(`/messages/${ticket.id}`);
+      const [m1, m2] = page.body.messages;
+      last = page.body.messages;
+      return m1?.isEdited && m2?.reactions?.length && m2.ack === 4 ? page.body.messages : undefined;
+    }, 'edit, reaction and read ack').catch((err) => {
+      throw new Error(`${err.message}: ${JSON.stringify(last)}`);
+    });
+    expect(messages[0]).toMatchObject({ body: 'oi, editado', isEdited: true });
+    expect(messages[1]).toMatchObject({ ack: 4, error: null, reactions: [{ emoji: '👍', fromMe: false }] });
+    await emit([{ ...b, type: 'delete', eventId: randomUUID(), chat, waMessageId: (first as { waMessageId: string }).waMessageId }]);
+    await until(async () => ((await t.admin.get(`/messages/${ticket.id}`)).body.messages[0].isDeleted ? true : undefined), 'delete');
+  });
+
+  it('marks a send on a connection that is not connected as failed, and lets the agent retry it', async () => {
+    // The connection was never scanned: the session host cannot send and reports the failure.
+    const t = await setup();
+    await emit([msg(t.companyId, t.connectionId, '5511987650004', 'alô')]);
+    const [ticket] = await until(async () => {
+      const l = await ticketsOf(t.companyId);
+      return l.length ? l : undefined;
+    }, 'ticket');
+    const sent = await t.admin.post(`/messages/${ticket.id}`, { body: 'Resposta' });
+    expect(sent.status).toBe(201);
+    expect(sent.body).toMatchObject({ fromMe: true, ack: 0, body: 'Resposta', error: null });
+    const failed = () => until(async () => ((await t.admin.get(`/messages/${ticket.id}`)).body.messages[1].error === 'ERR_SENDING_WAPP_MSG' ? true : undefined), 'failure');
+    await failed();
+    const retried = await t.admin.post(`/messages/retry/${sent.body.id}`);
+    expect(retried.status).toBe(200);
+    expect(retried.body.error).toBeNull();
+    await failed();
+    const customerMessage = (await t.admin.get(`/messages/${ticket.id}`)).body.messages[0];
+    expect((await t.admin.post(`/messages/retry/${customerMessage.id}`)).status).toBe(400);
+    expect((await t.admin.post(`/messages/${ticket.id}`, { body: '   ' })).status).toBe(400);
+  });
+
+  it('stores a call and, with calls disabled, answers with the automatic message', async () => {
+    const t = await setup();
+    await emit([{ ...base(t.companyId, t.connectionId), type: 'call', eventId: randomUUID(), chat: { number: '5511987650005' }, callId: 'CALL1', timestamp: Date.now() }]);
+    const [ticket] = await until(async () => {
+      const l = await ticketsOf(t.companyId);
+      return l.length && l[0].lastSeq === 2 ? l : undefined;
+    }, 'call log and answer');
+    const page = await t.admin.get(`/messages/${ticket.id}`);
+    expect(page.body.messages[0]).toMatchObject({ mediaType: 'call_log', fromMe: false });
+    expect(page.body.messages[1].body).toMatch(/^\*Mensagem Automática:\*/);
+  });
+
+  it('ignores broadcasts and, by default, groups', async () => {
+    const t = await setup();
+    await emit([
+      msg(t.companyId, t.connectionId, '5511987650006', 'status', { broadcast: true }),
+      msg(t.companyId, t.connectionId, '5511987650006', 'grupo', { chat: { groupId: '1203630000001', name: 'Grupo' }, sender: { number: '5511987650006' } }),
+      msg(t.companyId, t.connectionId, '5511987650007', 'depois'),
+    ]);
+    const tickets = await until(async () => {
+      const l = await ticketsOf(t.companyId);
+      return l.length ? l : undefined;
+    }, 'ticket');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await ticketsOf(t.companyId)).toHaveLength(1);
+    expect(tickets[0].lastMessage).toBe('depois');
+  });
+
+  it('fails poisoned events (so they reach the DLQ) and the later events of their chat only', async () => {
+    const t = await setup();
+    applyStackEnv();
+    const { handler } = await import('../../src/workers/ingest.js');
+    const record = (id: string, group: string, body: unknown) => ({
+      messageId: id,
+      receiptHandle: id,
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      attributes: { MessageGroupId: group, ApproximateReceiveCount: '1' },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:us-east-1:000000000000:balcao-inbound.fifo',
+      awsRegion: 'us-east-1',
+    });
+    const out = await handler({
+      Records: [
+        record('poison', 'chat-a', '{not json'),
+        record('healthy-b', 'chat-b', msg(t.companyId, t.connectionId, '5511987650008', 'outro cliente')),
+        record('later-a', 'chat-a', msg(t.companyId, t.connectionId, '5511987650009', 'depois do veneno')),
+        record('invalid', 'chat-c', { v: 1, type: 'message' }),
+      ],
+    } as never);
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['invalid', 'later-a', 'poison']);
+    const tickets = await ticketsOf(t.companyId);
+    expect(tickets.map((x) => x.lastMessage)).toEqual(['outro cliente']);
+  });
+});
