@@ -737,6 +737,9 @@ describe('baileys provider: commands', () => {
     expect(calls[0]).toEqual([CUSTOMER, { image: Buffer.from('jpeg'), caption: 'legenda', mimetype: 'image/jpeg' }, { messageId: '3EB0AABBCCDDEEFF0011' }]);
     expect(calls[1][1]).toEqual({ document: Buffer.from('pdf'), mimetype: 'application/pdf', fileName: 'a.pdf', caption: undefined });
     expect(calls[2][0]).toBe(GROUP);
+    // Group metadata is cached before the send so Baileys finds it in cachedGroupMetadata.
+    expect(t.last().groupMetadata).toHaveBeenCalledWith(GROUP);
+    expect((await t.last().config.cachedGroupMetadata!(GROUP))?.subject).toBe('Equipe Vendas');
     expect(calls[2][1]).toEqual({ sticker: Buffer.from('jpeg'), mimetype: 'image/webp' });
   });
 

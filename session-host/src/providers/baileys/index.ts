@@ -17,7 +17,12 @@ let latestVersion: Promise<WAVersion | undefined> | undefined;
 function currentVersion(): Promise<WAVersion | undefined> {
   latestVersion ??= fetchLatestWaWebVersion({ signal: AbortSignal.timeout(5_000) })
     .then((r) => (r.isLatest ? (r.version as WAVersion) : undefined))
-    .catch(() => undefined);
+    .catch(() => undefined)
+    .then((v) => {
+      // A failed lookup is not remembered: the next connection asks again (Baileys' own until then).
+      if (!v) latestVersion = undefined;
+      return v;
+    });
   return latestVersion;
 }
 

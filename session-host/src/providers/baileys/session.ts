@@ -7,6 +7,7 @@ import {
   type AnyMessageContent,
   type AuthenticationState,
   type BaileysEventMap,
+  type CacheStore,
   type Contact,
   type GroupMetadata,
   type MiscMessageGenerationOptions,
@@ -100,6 +101,29 @@ const short = (s: string) => createHash('sha1').update(s).digest('hex').slice(0,
 function statusCodeOf(err: unknown): number | undefined {
   const code = (err as { output?: { statusCode?: unknown } } | undefined)?.output?.statusCode;
   return typeof code === 'number' ? code : undefined;
+}
+
+/**
+ * The signal key cache in front of the table: a bounded map, per session and dropped with it (the
+ * default cache runs a timer per instance, which would outlive sessions that are wiped and rebuilt).
+ */
+class KeyCache implements CacheStore {
+  private map = new Map<string, unknown>();
+  constructor(private readonly max: number) {}
+  get<T>(key: string): T | undefined {
+    return this.map.get(key) as T | undefined;
+  }
+  set<T>(key: string, value: T): void {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+  }
+  del(key: string): void {
+    this.map.delete(key);
+  }
+  flushAll(): void {
+    this.map.clear();
+  }
 }
 
 /** A small set that forgets its oldest entries, for ids seen recently. */
@@ -235,7 +259,7 @@ export class BaileysSession implements ProviderSession {
     if (!this.auth) {
       const raw = await loadAuthState(this.ctx.auth);
       // The cache in front answers Baileys' many repeated reads; writes still go through to the table.
-      this.auth = { creds: raw.creds, keys: makeCacheableSignalKeyStore(raw.keys, this.logger) };
+      this.auth = { creds: raw.creds, keys: makeCacheableSignalKeyStore(raw.keys, this.logger, new KeyCache(20_000)) };
     }
     await this.loadAddressBook();
     if (gen !== this.gen || !this.running) return;
@@ -720,6 +744,8 @@ export class BaileysSession implements ProviderSession {
   async send(cmd: SendCommand): Promise<{ timestamp: number }> {
     const sock = this.socket();
     const jid = jidOfPeer(cmd.to);
+    // Fills the group cache Baileys reads (cachedGroupMetadata) instead of it querying per send.
+    if (isJidGroup(jid)) await this.group(jid);
     const options: MiscMessageGenerationOptions = { messageId: cmd.waMessageId };
     if (cmd.quotedWaId) {
       const stored = await this.ctx.getMessage(cmd.quotedWaId);
