@@ -193,7 +193,7 @@ describe('screenshots', () => {
           await screenshot(page, `drawer-${scheme}-${size}`);
           await page.keyboard.press('Escape');
         }
-        for (const [path, heading] of [['/users', 'Usuários'], ['/queues', 'Filas & Chatbot'], ['/settings', 'Configurações']] as const) {
+        for (const [path, heading] of [['/connections', 'Conexões'], ['/users', 'Usuários'], ['/queues', 'Filas & Chatbot'], ['/settings', 'Configurações']] as const) {
           await page.goto(`${web()}${path}`);
           await page.getByRole('heading', { name: heading }).waitFor();
           await page.waitForTimeout(700);

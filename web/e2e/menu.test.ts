@@ -26,7 +26,7 @@ describe('side menu visibility', () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), t.admin.email, t.admin.password);
-    expect(await menuLabels(page)).toEqual(['Início', 'Filas & Chatbot', 'Usuários', 'Configurações']);
+    expect(await menuLabels(page)).toEqual(['Início', 'Conexões', 'Filas & Chatbot', 'Usuários', 'Configurações']);
     await page.goto(`${web()}/settings`);
     await page.getByRole('tab', { name: 'Opções' }).waitFor();
     expect(await page.getByRole('tab', { name: 'Empresas' }).count()).toBe(0);
@@ -61,7 +61,7 @@ describe('side menu visibility', () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), sup.email, sup.password);
-    expect(await menuLabels(page)).toEqual(['Início', 'Filas & Chatbot', 'Usuários', 'Configurações']);
+    expect(await menuLabels(page)).toEqual(['Início', 'Conexões', 'Filas & Chatbot', 'Usuários', 'Configurações']);
     await page.goto(`${web()}/settings`);
     await page.getByRole('tab', { name: 'Empresas' }).click();
     await page.getByRole('button', { name: 'Nova empresa' }).waitFor();

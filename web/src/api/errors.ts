@@ -24,7 +24,7 @@ export function toastError(err: unknown) {
 /** Pushes the field messages of a 400 (or a 409 naming a taken value) into a react-hook-form instance; answers whether any field matched. */
 export function applyFieldErrors(
   err: unknown,
-  setError: (name: never, e: { type: string; message: string }) => void,
+  setError: (name: never, e: { type: string; message: string }, opts?: { shouldFocus?: boolean }) => void,
   known: readonly string[],
 ): boolean {
   if (!(err instanceof ApiError) || (err.status !== 400 && err.status !== 409)) return false;
@@ -32,7 +32,8 @@ export function applyFieldErrors(
   let matched = false;
   for (const issue of issues) {
     if (known.includes(issue.field)) {
-      setError(issue.field as never, { type: 'server', message: translateMessage(issue.message) ?? issue.message });
+      // The first field in error gets the focus, which scrolls a long dialog to it.
+      setError(issue.field as never, { type: 'server', message: translateMessage(issue.message) ?? issue.message }, { shouldFocus: !matched });
       matched = true;
     }
   }

@@ -43,9 +43,7 @@ export default function Shell() {
       <Icon name={i.icon} />
       <span className="nav-label">{t(i.label)}</span>
       {i.badge === 'connections' && connectionAlert && (
-        <span className="nav-badge" data-testid="connections-badge" role="img" aria-label={t('connections.alert')} title={t('connections.alert')}>
-          !
-        </span>
+        <span className="nav-badge" data-testid="connections-badge" role="img" aria-label={t('connections.alert')} title={t('connections.alert')} />
       )}
     </NavLink>
   );

@@ -301,7 +301,7 @@ export default function ConnectionDialog({
                   {fieldError(err.queueIds as { message?: string })}
                 </Text>
               )}
-              <div className="form-grid" style={{ marginTop: '0.9rem' }}>
+              <div className="form-grid align-end" style={{ marginTop: '0.9rem' }}>
                 <SelectField label={t('connections.transferQueue')} {...register('transferQueueId')}
                   value={watch('transferQueueId')} hasError={!!err.transferQueueId} errorMessage={fieldError(err.transferQueueId)}>
                   <option value="">{t('connections.noQueue')}</option>

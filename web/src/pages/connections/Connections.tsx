@@ -111,6 +111,12 @@ export default function Connections() {
     }
   };
 
+  const statusChip = (c: Connection, testId?: string) => (
+    <span className={`status-chip status-${c.status}`} data-testid={testId}>
+      {t(`connections.statuses.${c.status}`, { defaultValue: c.status })}
+    </span>
+  );
+
   const sorted = [...connections].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'));
   return (
     <Flex direction="column" gap="1rem" className="page">
@@ -127,11 +133,11 @@ export default function Connections() {
           <TableHead>
             <TableRow>
               <TableCell as="th">{t('connections.name')}</TableCell>
-              <TableCell as="th">{t('connections.number')}</TableCell>
-              <TableCell as="th">{t('connections.status')}</TableCell>
+              <TableCell as="th" className="hide-narrow">{t('connections.number')}</TableCell>
+              <TableCell as="th" className="hide-narrow">{t('connections.status')}</TableCell>
               {mayAct && <TableCell as="th">{t('connections.session')}</TableCell>}
               <TableCell as="th" className="hide-narrow">{t('connections.updatedAt')}</TableCell>
-              <TableCell as="th" className="center-col">{t('connections.default')}</TableCell>
+              <TableCell as="th" className="center-col hide-narrow">{t('connections.default')}</TableCell>
               {mayEdit && <TableCell as="th" className="actions-col">{t('common.actions')}</TableCell>}
             </TableRow>
           </TableHead>
@@ -139,15 +145,21 @@ export default function Connections() {
             {sorted.map((c) => (
               <TableRow key={c.id} data-testid={`connection-row-${c.id}`} data-status={c.status}>
                 <TableCell>
-                  {c.name}
-                  {c.provider === 'sandbox' && <span className="tag-muted">{t('connections.providers.sandbox')}</span>}
+                  <span>{c.name}</span>
+                  {c.provider === 'sandbox' && <span className="tag-muted hide-narrow">{t('connections.providers.sandbox')}</span>}
+                  {/* Phones have no room for every column: status, number and default go under the name. */}
+                  <div className="show-narrow narrow-details">
+                    {c.isDefault && (
+                      <span className="default-mark" role="img" aria-label={t('connections.isDefault')}>
+                        <Icon name="star" size={16} />
+                      </span>
+                    )}
+                    {statusChip(c)}
+                    {c.number && <span className="nowrap">{formatWhatsappNumber(c.number)}</span>}
+                  </div>
                 </TableCell>
-                <TableCell className="nowrap" data-testid="connection-number">{formatWhatsappNumber(c.number)}</TableCell>
-                <TableCell>
-                  <span className={`status-chip status-${c.status}`} data-testid="connection-status">
-                    {t(`connections.statuses.${c.status}`, { defaultValue: c.status })}
-                  </span>
-                </TableCell>
+                <TableCell className="nowrap hide-narrow" data-testid="connection-number">{formatWhatsappNumber(c.number)}</TableCell>
+                <TableCell className="hide-narrow">{statusChip(c, 'connection-status')}</TableCell>
                 {mayAct && (
                   <TableCell>
                     <Flex gap="0.4rem" wrap="wrap" className="session-actions">
@@ -156,7 +168,7 @@ export default function Connections() {
                   </TableCell>
                 )}
                 <TableCell className="hide-narrow nowrap">{updatedAtText(c.updatedAt)}</TableCell>
-                <TableCell className="center-col">
+                <TableCell className="center-col hide-narrow">
                   {c.isDefault && (
                     <span className="default-mark" role="img" aria-label={t('connections.isDefault')} title={t('connections.isDefault')} data-testid="connection-default">
                       <Icon name="star" size={20} />

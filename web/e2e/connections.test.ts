@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { endpoints, tenant, uniq } from './support/stack.js';
+import { formatWhatsappNumber } from '../src/ui/phone.js';
+
+// Issue 3 §5, first proof: a sandbox connection connected from the console, live, in Chromium.
+
+let browser: Browser;
+let t: Awaited<ReturnType<typeof tenant>>;
+const web = () => endpoints().webUrl;
+
+beforeAll(async () => {
+  browser = await launch();
+  t = await tenant({ planOverrides: { connections: 2 } });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function scan(id: number): Promise<{ status: number; body: { number?: string } }> {
+  const res = await fetch(`${endpoints().sandboxUrl}/connections/${id}/scan`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as { number?: string } };
+}
+
+const rowOf = (page: Page, name: string) => page.locator('tbody tr', { has: page.getByText(name, { exact: true }) });
+
+describe('connections page', () => {
+  it('connects a sandbox connection: QR shown, scanned, CONNECTED live; edit, duplicate name, delete', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInUi(page, web(), t.admin.email, t.admin.password);
+    await page.getByTestId('admin-section').getByRole('link', { name: 'Conexões' }).click();
+    await page.getByRole('heading', { name: 'Conexões' }).waitFor();
+    await page.getByText('Nenhum registro encontrado').waitFor();
+    // No connection at all is not an alert (the badge needs every connection to be in trouble).
+    await page.waitForTimeout(2500);
+    expect(await page.getByTestId('connections-badge').count()).toBe(0);
+
+    // Validation of the dialog (spec 000 §5: name 2-50).
+    await page.getByRole('button', { name: 'Adicionar conexão' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adicionar conexão' });
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await dialog.getByText('Required').waitFor();
+    await dialog.getByLabel('Nome', { exact: true }).fill('A');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await dialog.getByText('Too Short!').waitFor();
+    await dialog.getByLabel('Nome', { exact: true }).fill('x'.repeat(51));
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await dialog.getByText('Too Long!').waitFor();
+
+    const name = uniq('Loja ');
+    await dialog.getByLabel('Nome', { exact: true }).fill(name);
+    expect(await dialog.getByRole('combobox', { name: 'Provedor' }).inputValue()).toBe('beta');
+    await dialog.getByRole('combobox', { name: 'Provedor' }).selectOption('sandbox');
+    expect(await dialog.getByLabel('Máximo de envios do chatbot').inputValue()).toBe('3');
+    // The token helper fills a random token and warns it is shown only now.
+    await dialog.getByRole('button', { name: 'Gerar' }).click();
+    expect((await dialog.getByLabel('Token da API').inputValue()).length).toBeGreaterThanOrEqual(32);
+    await dialog.getByText('Guarde este token agora', { exact: false }).waitFor();
+    // Prompts and integrations come later: their fields are there, disabled.
+    expect(await dialog.getByRole('combobox', { name: 'Prompt (Open.Ai)' }).isDisabled()).toBe(true);
+    await screenshot(page, 'connection-dialog-token');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Conexão salva com sucesso.').waitFor();
+
+    const row = rowOf(page, name);
+    await row.waitFor();
+    const id = Number((await row.getAttribute('data-testid'))!.replace('connection-row-', ''));
+    expect(id).toBeGreaterThan(0);
+    // The first connection is the company's default.
+    await row.getByTestId('connection-default').waitFor();
+    // The session host starts the session and shows a QR: the row follows live.
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('qrcode');
+    expect(await row.getByTestId('connection-status').textContent()).toBe('Aguardando QR code');
+    // Every connection waits for a QR: the menu item carries the alert.
+    await page.getByTestId('connections-badge').waitFor({ timeout: 10_000 });
+
+    await row.getByRole('button', { name: 'QR CODE' }).click();
+    const qr = page.getByTestId('qr-dialog');
+    await qr.waitFor();
+    await qr.getByTestId('qr-code').waitFor({ timeout: 15_000 });
+    expect(await qr.locator('svg').first().isVisible()).toBe(true);
+    for (const step of ['Abra o WhatsApp no seu celular.', 'Toque em Dispositivos conectados e depois em Conectar dispositivo.']) {
+      await qr.getByText(step).waitFor();
+    }
+    expect(await qr.locator('ol > li').count()).toBe(4);
+    await screenshot(page, 'connection-qr-light-wide');
+
+    const scanned = await scan(id);
+    expect(scanned.status, JSON.stringify(scanned.body)).toBe(200);
+    // The dialog closes by itself, the row turns CONNECTED with the phone number, no reload.
+    await qr.waitFor({ state: 'detached', timeout: 20_000 });
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('CONNECTED');
+    expect(await row.getByTestId('connection-status').textContent()).toBe('Conectado');
+    if (scanned.body.number) {
+      await expect.poll(() => row.getByTestId('connection-number').textContent()).toBe(formatWhatsappNumber(scanned.body.number));
+    } else {
+      await expect.poll(() => row.getByTestId('connection-number').textContent()).toMatch(/^\+\d+/);
+    }
+    await row.getByRole('button', { name: 'Desconectar' }).waitFor();
+    expect(await row.textContent()).toMatch(/\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}/);
+    await page.getByTestId('connections-badge').waitFor({ state: 'detached', timeout: 10_000 });
+
+    // Another context of the same admin would replace this session: the same page changes theme and size.
+    let dark = false;
+    for (const [scheme, size, viewport] of [
+      ['light', 'wide', WIDE],
+      ['light', 'narrow', NARROW],
+      ['dark', 'narrow', NARROW],
+      ['dark', 'wide', WIDE],
+    ] as const) {
+      if ((scheme === 'dark') !== dark) {
+        await page.getByTestId('theme-toggle').click();
+        dark = !dark;
+      }
+      await page.setViewportSize(viewport);
+      await page.waitForTimeout(400);
+      await screenshot(page, `connections-connected-${scheme}-${size}`);
+      await page.getByRole('button', { name: 'Adicionar conexão' }).click();
+      await page.getByRole('dialog', { name: 'Adicionar conexão' }).getByLabel('Nome', { exact: true }).waitFor();
+      await screenshot(page, `connection-dialog-${scheme}-${size}`);
+      await page.getByRole('dialog', { name: 'Adicionar conexão' }).getByRole('button', { name: 'Cancelar' }).click();
+    }
+    await page.getByTestId('theme-toggle').click();
+
+    // Edit the name.
+    const renamed = `${name} Centro`;
+    await page.getByRole('button', { name: `Editar ${name}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Editar conexão' });
+    await expect.poll(() => edit.getByLabel('Nome', { exact: true }).inputValue()).toBe(name);
+    expect(await edit.getByRole('combobox', { name: 'Provedor' }).inputValue()).toBe('sandbox');
+    await edit.getByText('Já existe um token; deixe em branco para mantê-lo.').waitFor();
+    await edit.getByLabel('Nome', { exact: true }).fill(renamed);
+    await edit.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Conexão salva com sucesso.').first().waitFor();
+    const renamedRow = rowOf(page, renamed);
+    await renamedRow.waitFor();
+    expect(await renamedRow.getAttribute('data-status')).toBe('CONNECTED');
+
+    // A second connection with the same name: the server's 409 lands under the name field.
+    await page.getByRole('button', { name: 'Adicionar conexão' }).click();
+    const dup = page.getByRole('dialog', { name: 'Adicionar conexão' });
+    await dup.getByLabel('Nome', { exact: true }).fill(renamed.toUpperCase());
+    await dup.getByRole('combobox', { name: 'Provedor' }).selectOption('sandbox');
+    await dup.getByRole('button', { name: 'Salvar' }).click();
+    await dup.locator('.amplify-field__error-message', { hasText: 'Já existe uma conexão com esse nome' }).waitFor();
+    await screenshot(page, 'connection-dialog-duplicate');
+    await dup.getByRole('button', { name: 'Cancelar' }).click();
+
+    // Delete, with the spec's confirmation.
+    await page.getByRole('button', { name: `Excluir ${renamed}` }).click();
+    await page.getByText('Deseja realmente excluir esse registro?').waitFor();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Conexão excluída com sucesso.').waitFor();
+    await expect.poll(() => renamedRow.count()).toBe(0);
+    await ctx.close();
+  }, 180_000);
+});
