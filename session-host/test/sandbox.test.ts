@@ -104,6 +104,11 @@ describe('sandbox network and provider', () => {
     expect(all[2]).toMatchObject({ waMessageId: first.json.id, body: 'Olá' });
     expect(all[2].eventId).not.toBe(all[0].eventId);
 
+    // Typed on the linked phone: our own message, seen by the device as fromMe.
+    const typed = await api(net.url, 'POST', '/connections/10/phone-messages', { to: CUSTOMER, body: 'pelo celular' });
+    const own = await waitFor(() => ofType(events, 'message').find((e) => e.waMessageId === typed.json.id), 'the phone message');
+    expect(own).toMatchObject({ fromMe: true, chat: { number: CUSTOMER }, body: 'pelo celular' });
+
     const custom = await api(net.url, 'POST', '/connections/10/messages', { from: CUSTOMER, id: 'CUSTOM-1', body: 'x' });
     expect(custom.json.id).toBe('CUSTOM-1');
     // The same id from another customer is a conflict, not a redelivery.

@@ -316,7 +316,7 @@ export class SandboxSession implements ProviderSession {
           eventId,
           waMessageId: e.id,
           chat: { number: e.from, ...(e.name ? { name: e.name } : {}) },
-          fromMe: false,
+          fromMe: e.fromMe === true,
           body: e.body,
           ...(e.media ? { mediaType: e.media.mediaType as never, media } : {}),
           ...(e.quotedId ? { quotedWaId: e.quotedId } : {}),

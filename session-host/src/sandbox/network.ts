@@ -371,11 +371,28 @@ export class SandboxNetwork {
     return { id: message.id };
   }
 
+  /**
+   * The account owner types on the linked phone (not through us): the device sees it as its own
+   * message, like WhatsApp's echo to linked devices. The customer gets it with ack 2.
+   */
+  phoneMessage(id: number, input: { to?: unknown; body?: unknown }): { id: string } {
+    const to = checkNumber(input.to, 'to');
+    const a = this.linkedAccount(id);
+    if (!this.onWhatsApp(to)) throw new SandboxError(400, `${to} is not on WhatsApp`);
+    if (typeof input.body !== 'string' || !input.body) throw new SandboxError(400, 'body is required');
+    const chat = this.chat(a, to);
+    const message: ChatMessage = { id: randomId('3EB0', 8), fromMe: true, body: input.body, ack: 2, edited: false, deleted: false, reactions: [], timestamp: Date.now() };
+    chat.messages.push(message);
+    this.push(a, this.messageEvent(a, to, undefined, message));
+    return { id: message.id };
+  }
+
   private messageEvent(a: Account, from: string, name: string | undefined, m: ChatMessage): NetEvent {
     return {
       kind: 'message',
       id: m.id,
       from,
+      ...(m.fromMe ? { fromMe: true } : {}),
       name,
       body: m.body,
       media: m.mediaFile

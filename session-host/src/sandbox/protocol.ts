@@ -36,7 +36,8 @@ export interface NetMedia {
 
 /** What the customer side did, as the linked device learns it. */
 export type NetEvent =
-  | { kind: 'message'; id: string; from: string; name?: string; body: string; media?: NetMedia; quotedId?: string; timestamp: number }
+  /** `fromMe`: typed on the linked phone itself (WhatsApp shows it to every linked device); `from` is then the chat. */
+  | { kind: 'message'; id: string; from: string; fromMe?: boolean; name?: string; body: string; media?: NetMedia; quotedId?: string; timestamp: number }
   | { kind: 'receipt'; peer: string; ids: string[]; status: ReceiptStatus }
   | { kind: 'edit'; from: string; targetId: string; body: string }
   | { kind: 'delete'; from: string; targetId: string }
