@@ -7,7 +7,7 @@ import { queryIndexAll } from '@balcao/functions/core/db';
 import { env } from '@balcao/functions/core/env';
 import { pad } from '@balcao/functions/core/keys';
 import { findMessage } from '@balcao/functions/services/messages';
-import type { InboundEvent } from '@balcao/shared';
+import { toQueueBody, type InboundEvent } from '@balcao/shared';
 import { DynamoAuthStore, authPartition } from './auth-store.js';
 import { sqsId } from './events.js';
 import type { ConnectionRecord, HostBackend, Lease, LeaseStore, ReceivedCommand, RpcOutcome } from './backend.js';
@@ -18,9 +18,17 @@ const required = (name: string) => {
   return v;
 };
 
-const leaseKey = (shard: number) => ({ PK: `LEASE#${shard}`, SK: 'LEASE' });
-/** Live session-host tasks (one item each), so a new task gets its share before holding any lease. */
-const TASKS_PK = 'SESSION_HOSTS';
+export interface AwsBackendOptions {
+  /** Long-poll wait of the command queues; the shard loop stops sooner through its abort signal. */
+  waitSeconds?: number;
+  /**
+   * Prefix of the lease and task items (`LEASE#<ns><shard>`, `SESSION_HOSTS<ns>`): integration tests
+   * run hosts beside the stack's own without touching its leases. Empty in production.
+   */
+  namespace?: string;
+  /** Queue URLs; by default from INBOUND_QUEUE_URL and OUTBOUND_QUEUE_URL_<n>. */
+  queues?: { inbound: string; outbound: string[] };
+}
 const ttlOf = (epochMs: number) => Math.ceil(epochMs / 1000) + 3600;
 
 const ignoreConditionFailure = (err: unknown) => {
@@ -28,8 +36,19 @@ const ignoreConditionFailure = (err: unknown) => {
 };
 
 export class DynamoLeaseStore implements LeaseStore {
+  constructor(private readonly ns = '') {}
+
   private get table() {
     return env.tableName;
+  }
+
+  private key(shard: number) {
+    return { PK: `LEASE#${this.ns}${shard}`, SK: 'LEASE' };
+  }
+
+  /** Live session-host tasks (one item each), so a new task gets its share before holding any lease. */
+  private get tasksPk() {
+    return `SESSION_HOSTS${this.ns}`;
   }
 
   async acquire(shard: number, owner: string, expiresAt: number, now: number): Promise<boolean> {
@@ -37,7 +56,7 @@ export class DynamoLeaseStore implements LeaseStore {
       await dynamo().send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...leaseKey(shard), entity: 'lease', shard, owner, expiresAt, ttl: ttlOf(expiresAt) },
+          Item: { ...this.key(shard), entity: 'lease', shard, owner, expiresAt, ttl: ttlOf(expiresAt) },
           ConditionExpression: 'attribute_not_exists(PK) OR expiresAt < :now OR #o = :me',
           ExpressionAttributeNames: { '#o': 'owner' },
           ExpressionAttributeValues: { ':now': now, ':me': owner },
@@ -55,7 +74,7 @@ export class DynamoLeaseStore implements LeaseStore {
       await dynamo().send(
         new UpdateCommand({
           TableName: this.table,
-          Key: leaseKey(shard),
+          Key: this.key(shard),
           UpdateExpression: 'SET expiresAt = :e, #t = :ttl',
           ConditionExpression: '#o = :me',
           ExpressionAttributeNames: { '#o': 'owner', '#t': 'ttl' },
@@ -74,7 +93,7 @@ export class DynamoLeaseStore implements LeaseStore {
       await dynamo().send(
         new DeleteCommand({
           TableName: this.table,
-          Key: leaseKey(shard),
+          Key: this.key(shard),
           ConditionExpression: '#o = :me',
           ExpressionAttributeNames: { '#o': 'owner' },
           ExpressionAttributeValues: { ':me': owner },
@@ -88,7 +107,7 @@ export class DynamoLeaseStore implements LeaseStore {
   async read(shards: number[]): Promise<Lease[]> {
     if (!shards.length) return [];
     let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-      [this.table]: { Keys: shards.map(leaseKey), ConsistentRead: true },
+      [this.table]: { Keys: shards.map((s) => this.key(s)), ConsistentRead: true },
     };
     const found: Lease[] = [];
     for (let attempt = 0; request && Object.keys(request).length; attempt++) {
@@ -105,7 +124,7 @@ export class DynamoLeaseStore implements LeaseStore {
 
   async heartbeat(taskId: string, expiresAt: number): Promise<void> {
     await dynamo().send(
-      new PutCommand({ TableName: this.table, Item: { PK: TASKS_PK, SK: taskId, entity: 'sessionHost', expiresAt, ttl: ttlOf(expiresAt) } }),
+      new PutCommand({ TableName: this.table, Item: { PK: this.tasksPk, SK: taskId, entity: 'sessionHost', expiresAt, ttl: ttlOf(expiresAt) } }),
     );
   }
 
@@ -115,7 +134,7 @@ export class DynamoLeaseStore implements LeaseStore {
         TableName: this.table,
         KeyConditionExpression: 'PK = :pk',
         FilterExpression: 'expiresAt > :now',
-        ExpressionAttributeValues: { ':pk': TASKS_PK, ':now': now },
+        ExpressionAttributeValues: { ':pk': this.tasksPk, ':now': now },
         ConsistentRead: true,
       }),
     );
@@ -123,7 +142,7 @@ export class DynamoLeaseStore implements LeaseStore {
   }
 
   async leave(taskId: string): Promise<void> {
-    await dynamo().send(new DeleteCommand({ TableName: this.table, Key: { PK: TASKS_PK, SK: taskId } }));
+    await dynamo().send(new DeleteCommand({ TableName: this.table, Key: { PK: this.tasksPk, SK: taskId } }));
   }
 }
 
@@ -136,12 +155,13 @@ const toRecord = (item: Record<string, unknown>): ConnectionRecord => ({
 
 /** The session host on DynamoDB, SQS and S3, configured by the functions' environment contract. */
 export class AwsBackend implements HostBackend {
-  readonly leases = new DynamoLeaseStore();
-  /** Long-poll wait; the shard loop stops sooner through the abort signal. */
-  constructor(private readonly waitSeconds = 20) {}
+  readonly leases: DynamoLeaseStore;
+  constructor(private readonly opts: AwsBackendOptions = {}) {
+    this.leases = new DynamoLeaseStore(opts.namespace);
+  }
 
   private queueUrl(shard: number) {
-    return required(`OUTBOUND_QUEUE_URL_${shard}`);
+    return this.opts.queues?.outbound[shard] ?? required(`OUTBOUND_QUEUE_URL_${shard}`);
   }
 
   async connectionsOfShard(shard: number): Promise<ConnectionRecord[]> {
@@ -162,7 +182,7 @@ export class AwsBackend implements HostBackend {
         new ReceiveMessageCommand({
           QueueUrl: this.queueUrl(shard),
           MaxNumberOfMessages: 10,
-          WaitTimeSeconds: this.waitSeconds,
+          WaitTimeSeconds: this.opts.waitSeconds ?? 20,
           MessageSystemAttributeNames: ['MessageGroupId', 'ApproximateReceiveCount', 'SentTimestamp'],
         }),
         { abortSignal: signal },
@@ -197,8 +217,9 @@ export class AwsBackend implements HostBackend {
   async publishEvent(event: InboundEvent, groupId: string): Promise<void> {
     await sqsClient().send(
       new SendMessageCommand({
-        QueueUrl: required('INBOUND_QUEUE_URL'),
-        MessageBody: JSON.stringify(event),
+        QueueUrl: this.opts.queues?.inbound ?? required('INBOUND_QUEUE_URL'),
+        // ASCII-escaped JSON: SQS refuses some characters (emoji in the local stand-in, lone surrogates in AWS).
+        MessageBody: toQueueBody(event),
         MessageGroupId: groupId,
         MessageDeduplicationId: sqsId(event.eventId),
       }),
