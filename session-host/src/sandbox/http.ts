@@ -46,6 +46,8 @@ export function mountSandboxNetwork(router: SandboxRouter, network: SandboxNetwo
         const out = await fn(req, res);
         if (!res.headersSent) send(res, 200, out ?? null);
       } catch (e) {
+        // The sandbox server's body reader refuses more than 10 MB.
+        if ((e as Error)?.constructor?.name === 'BodyTooLarge' && !res.headersSent) return send(res, 413, { message: 'the body is larger than 10 MB' });
         if (!(e instanceof SandboxError)) throw e;
         if (!res.headersSent) send(res, e.status, { message: e.message });
       }
