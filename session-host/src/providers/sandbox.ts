@@ -217,7 +217,8 @@ export class SandboxSession implements ProviderSession {
         else ws.close(code, reason);
       });
     }
-    if (!fromChain) await this.chain;
+    // Bounded: a publish stuck on a dead queue must not keep a shutdown (SIGTERM) waiting forever.
+    if (!fromChain) await Promise.race([this.chain, new Promise((r) => setTimeout(r, 5_000).unref())]);
   }
 
   private scheduleReconnect() {
