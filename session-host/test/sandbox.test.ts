@@ -276,6 +276,19 @@ describe('sandbox network and provider', () => {
     expect(old.auth.size).toBe(0);
   });
 
+  it('logout while offline unlinks the phone too, but never a newer link', async () => {
+    const { s, auth } = await link(22);
+    await s.stop();
+    const token = auth.get(AUTH_TOKEN);
+    await s.logout();
+    expect(auth.size).toBe(0);
+    expect((await api(net.url, 'GET', '/connections/22')).json.status).toBe('none');
+    // A stale token does not unlink the account's current link.
+    await link(22);
+    expect((await api(net.url, 'POST', '/connections/22/disconnect', { reason: 'loggedOut', token })).json).toEqual({ ok: true, revoked: false });
+    expect((await api(net.url, 'GET', '/connections/22')).json.status).toBe('linked');
+  });
+
   it('replaced: stops without a reconnect loop; a second device with the token replaces the first', async () => {
     const { s, events, auth } = await link(17);
     expect((await api(net.url, 'POST', '/connections/17/disconnect', { reason: 'replaced' })).status).toBe(200);

@@ -96,6 +96,16 @@ export class SandboxSession implements ProviderSession {
     if (linked) {
       // The network revokes the token; a failure here still leaves us logged out locally.
       await this.request({ op: 'logout' }).catch((e: Error) => this.ctx.log.warn({ err: e.message }, 'sandbox: logout request failed'));
+    } else {
+      // Offline: unlink over HTTP so the phone does not stay linked to a device that forgot it.
+      const token = await this.ctx.auth.get(AUTH_TOKEN);
+      if (token) {
+        await fetch(new URL(`/connections/${this.ctx.connectionId}/disconnect`, this.baseUrl), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ reason: 'loggedOut', token }),
+        }).catch((e: Error) => this.ctx.log.warn({ err: e.message }, 'sandbox: offline logout failed'));
+      }
     }
     await this.drop(1000, 'logged out');
     await this.ctx.auth.clear();

@@ -79,7 +79,10 @@ export function mountSandboxNetwork(router: SandboxRouter, network: SandboxNetwo
   on('GET', '/connections/{id}/calls', (req) => network.calls(idOf(req)));
   on('POST', '/connections/{id}/receipts', async (req) => network.receipts(idOf(req), await jsonBody(req)));
   on('POST', '/connections/{id}/events', async (req) => network.customerEvent(idOf(req), await jsonBody(req)));
-  on('POST', '/connections/{id}/disconnect', async (req) => network.disconnect(idOf(req), (await jsonBody<{ reason?: unknown }>(req)).reason));
+  on('POST', '/connections/{id}/disconnect', async (req) => {
+    const body = await jsonBody<{ reason?: unknown; token?: unknown }>(req);
+    return network.disconnect(idOf(req), body.reason, body.token);
+  });
   on('GET', '/connections/{id}/contacts', (req) => network.contacts(idOf(req)));
   on('PUT', '/connections/{id}/contacts', async (req) => network.setContacts(idOf(req), await jsonBody(req)));
   on('GET', '/phones/{number}', (req) => network.phone(req.params.number));

@@ -258,12 +258,14 @@ export class SandboxNetwork {
     return { number };
   }
 
-  disconnect(id: number, reason: unknown) {
+  /** `token`: only revoke if it is still the account's token (a device logging out while offline). */
+  disconnect(id: number, reason: unknown, token?: unknown) {
     const l = this.live.get(id);
     const online = l?.device?.readyState === WebSocket.OPEN;
     switch (reason) {
       case 'loggedOut': {
         const a = this.state.accounts[id];
+        if (token !== undefined && a?.token !== token) return { ok: true, revoked: false };
         if (!a?.linked && !online) throw new SandboxError(409, `connection ${id} is neither linked nor connected`);
         this.revoke(id, 'logged out on the phone');
         return { ok: true };
