@@ -414,7 +414,9 @@ export class SandboxNetwork {
     const data = Buffer.from(b64, 'base64');
     if (!data.length) throw new SandboxError(400, 'media.dataBase64 is empty');
     const fileName = typeof m.fileName === 'string' && m.fileName ? path.basename(m.fileName) : undefined;
-    const mediaType = typeof m.mediaType === 'string' ? m.mediaType : mediaTypeOf(m.mimetype, fileName);
+    const kinds = ['image', 'video', 'audio', 'document', 'sticker'];
+    if (m.mediaType !== undefined && !kinds.includes(m.mediaType as string)) throw new SandboxError(400, `media.mediaType must be one of ${kinds.join(', ')}`);
+    const mediaType = (m.mediaType as string | undefined) ?? mediaTypeOf(m.mimetype, fileName);
     return { ...this.writeMedia(id, data, fileName), mediaType, mimetype: m.mimetype, fileName, ptt: m.ptt === true || undefined };
   }
 
