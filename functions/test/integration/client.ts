@@ -150,8 +150,10 @@ export async function socket(token: string) {
     ws,
     frames,
     send: (frame: unknown) => ws.send(JSON.stringify(frame)),
-    waitFor(event: string, pred: (data: any) => boolean = () => true, timeoutMs = 10_000): Promise<Frame> {
-      const found = frames.find((f) => f.event === event && pred(f.data));
+    /** Frames from here on only: `waitFor(..., { after: mark() })` ignores what came before. */
+    mark: () => frames.length,
+    waitFor(event: string, pred: (data: any) => boolean = () => true, timeoutMs = 10_000, after = 0): Promise<Frame> {
+      const found = frames.slice(after).find((f) => f.event === event && pred(f.data));
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms; got ${frames.map((f) => f.event).join(', ')}`)), timeoutMs);

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { endpoints, socket, tenant, uniq } from './client.js';
+
+/** The simulated phones (issue 3 §3), as a test or a person drives them. */
+const sandbox = async <T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+  const res = await fetch(`${endpoints().sandboxUrl}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+};
+
+async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v as T;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** A tenant with a sandbox connection scanned and CONNECTED. */
+async function connected(planOverrides: Record<string, unknown> = {}) {
+  const t = await tenant(planOverrides);
+  const ws = await socket(t.adminToken);
+  const created = await t.admin.post('/whatsapp', { name: uniq('Loja '), provider: 'sandbox' });
+  expect(created.status).toBe(201);
+  const id = created.body.id as number;
+  const qr = await ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === id && d.session.status === 'qrcode' && d.session.qrcode, 20_000);
+  expect(qr.data.session.qrcode.length).toBeGreaterThan(10);
+  expect((await sandbox('POST', `/connections/${id}/scan`)).status).toBeLessThan(300);
+  const up = await ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === id && d.session.status === 'CONNECTED', 20_000);
+  expect(up.data.session.number).toMatch(/^\d{10,15}$/);
+  return { ...t, ws, connectionId: id, number: up.data.session.number as string };
+}
+
+async function ticketOf(t: Awaited<ReturnType<typeof connected>>, number: string) {
+  const frame = await t.ws.waitFor(`company-${t.companyId}-ticket`, (d) => d.ticket.contact?.number === number, 20_000);
+  return frame.data.ticket as { id: number; status: string; unreadMessages: number };
+}
+
+describe('the message pipeline through the sandbox', () => {
+  it('connects, receives a customer message live, and the reply reaches the phone with rising acks', async () => {
+    const t = await connected();
+    expect((await sandbox('POST', `/connections/${t.connectionId}/scan`)).status).toBe(409);
+    const customer = '5511976540001';
+    const sent = await sandbox<{ id: string }>('POST', `/connections/${t.connectionId}/messages`, { from: customer, name: 'Dona Maria', body: 'Bom dia! Vocês entregam hoje? 🚚' });
+    expect(sent.status).toBeLessThan(300);
+    const msg = await t.ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.message.id === sent.body.id, 20_000);
+    expect(msg.data.message.body).toBe('Bom dia! Vocês entregam hoje? 🚚');
+    expect(msg.data.contact).toMatchObject({ name: 'Dona Maria', number: customer });
+    const ticket = await ticketOf(t, customer);
+    expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1 });
+
+    const reply = await t.admin.post(`/messages/${ticket.id}`, { body: 'Entregamos sim! 😊', quotedMsg: { id: sent.body.id } });
+    expect(reply.status).toBe(201);
+    const onPhone = await until(async () => {
+      const conv = await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${customer}`);
+      return conv.body.find((m) => m.id === reply.body.id && m.fromMe);
+    }, 'the reply on the phone');
+    expect(onPhone).toMatchObject({ body: 'Entregamos sim! 😊', quotedId: sent.body.id });
+    await t.ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.message.id === reply.body.id && d.message.ack >= 2, 20_000);
+    await sandbox('POST', `/connections/${t.connectionId}/receipts`, { peer: customer, ids: [reply.body.id], status: 'read' });
+    await t.ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.message.id === reply.body.id && d.message.ack === 4, 20_000);
+    // Redelivery of the same WhatsApp id changes nothing.
+    await sandbox('POST', `/connections/${t.connectionId}/messages`, { from: customer, body: 'Bom dia! Vocês entregam hoje? 🚚', id: sent.body.id });
+    await new Promise((r) => setTimeout(r, 1500));
+    const page = await t.admin.get(`/messages/${ticket.id}`);
+    expect(page.body.messages.filter((m: { id: string }) => m.id === sent.body.id)).toHaveLength(1);
+    t.ws.close();
+  });
+
+  it('fails a send while the phone is disconnected, and the retry goes through after reconnecting', async () => {
+    const t = await connected();
+    const customer = '5511976540002';
+    await sandbox('POST', `/connections/${t.connectionId}/messages`, { from: customer, body: 'Oi' });
+    const ticket = await ticketOf(t, customer);
+    let mark = t.ws.mark();
+    await sandbox('POST', `/connections/${t.connectionId}/disconnect`, { reason: 'loggedOut' });
+    await t.ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === t.connectionId && d.session.status === 'DISCONNECTED', 20_000, mark);
+    const reply = await t.admin.post(`/messages/${ticket.id}`, { body: 'Vou verificar' });
+    await t.ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.message.id === reply.body.id && d.message.error === 'ERR_SENDING_WAPP_MSG', 20_000);
+    // New QR, scan again, then retry.
+    mark = t.ws.mark();
+    expect((await t.admin.put(`/whatsappsession/${t.connectionId}`)).status).toBe(200);
+    await t.ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === t.connectionId && d.session.status === 'qrcode' && d.session.qrcode, 20_000, mark);
+    expect((await sandbox('POST', `/connections/${t.connectionId}/scan`)).status).toBeLessThan(300);
+    await t.ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === t.connectionId && d.session.status === 'CONNECTED', 20_000, mark);
+    expect((await t.admin.post(`/messages/retry/${reply.body.id}`)).status).toBe(200);
+    await until(async () => {
+      const conv = await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${customer}`);
+      return conv.body.some((m) => m.id === reply.body.id);
+    }, 'the retried message on the phone');
+    t.ws.close();
+  });
+
+  it('loses nothing when the session host stops while customers keep writing', async () => {
+    const t = await connected();
+    const customers = ['5511976540010', '5511976540011', '5511976540012'];
+    expect((await sandbox('POST', '/_local/session-host/stop')).status).toBeLessThan(300);
+    for (let i = 0; i < 5; i++) {
+      for (const c of customers) await sandbox('POST', `/connections/${t.connectionId}/messages`, { from: c, body: `mensagem ${i}` });
+    }
+    expect((await sandbox('POST', '/_local/session-host/start')).status).toBeLessThan(300);
+    for (const c of customers) {
+      const ticket = await until(async () => {
+        const frames = t.ws.frames.filter((f) => f.event === `company-${t.companyId}-ticket` && f.data.ticket.contact?.number === c);
+        const last = frames.at(-1)?.data.ticket;
+        return last && last.lastSeq === 5 ? last : undefined;
+      }, `five messages of ${c}`, 60_000);
+      const page = await t.admin.get(`/messages/${ticket.id}`);
+      expect(page.body.messages.map((m: { body: string }) => m.body)).toEqual(['mensagem 0', 'mensagem 1', 'mensagem 2', 'mensagem 3', 'mensagem 4']);
+    }
+    t.ws.close();
+  }, 120_000);
+
+  it('sends through the external API with the connection token', async () => {
+    const t = await connected();
+    const token = uniq('tok_');
+    expect((await t.admin.put(`/whatsapp/${t.connectionId}`, { token })).body.hasToken).toBe(true);
+    const api = (auth: string, body: unknown) =>
+      fetch(`${endpoints().apiUrl}/api/messages/send`, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const ok = await api(token, { number: '5511976540020', body: 'Seu pedido saiu para entrega.' });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ mensagem: 'Mensagem enviada' });
+    await until(async () => {
+      const conv = await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=5511976540020`);
+      return conv.body.some((m) => m.fromMe && m.body === 'Seu pedido saiu para entrega.');
+    }, 'the API message on the phone');
+    expect((await api('token-que-nao-existe', { number: '5511976540020', body: 'x' })).status).toBe(401);
+    await sandbox('PUT', '/phones/5511976540099', { onWhatsApp: false });
+    const notOnWhatsApp = await api(token, { number: '5511976540099', body: 'x' });
+    expect(notOnWhatsApp.status).toBe(400);
+    expect(((await notOnWhatsApp.json()) as { error: string }).error).toBe('ERR_CHECK_NUMBER');
+    t.ws.close();
+  });
+});
