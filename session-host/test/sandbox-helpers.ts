@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { inboundEventSchema } from '@balcao/shared';
 import { SandboxServer } from '../../infra/local/sandbox-server.js';
 import type { ProviderEvent, SessionContext, ProviderSession } from '../src/provider.js';
 import { createSandboxProvider, type SandboxProviderOptions } from '../src/providers/sandbox.js';
@@ -36,6 +37,8 @@ export function memoryContext(connectionId: number, extra: Partial<SessionContex
     companyId: 1,
     connectionId,
     emit: async (e) => {
+      // What the host will publish must pass the inbound schema (the host validates the same way).
+      inboundEventSchema.parse({ ...e, v: 1, eventId: e.eventId ?? 'x', companyId: 1, connectionId, at: new Date().toISOString() });
       events.push(e);
     },
     storeMedia: async (data, mimetype, fileName) => {

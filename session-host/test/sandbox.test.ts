@@ -240,6 +240,20 @@ describe('sandbox network and provider', () => {
     await waitFor(() => s.connected, 'connected again');
   });
 
+  it('drops an event that keeps failing so the ones after it still arrive', async () => {
+    const { ctx, events } = await link(23);
+    const emit = ctx.emit;
+    ctx.emit = async (e: ProviderEvent) => {
+      if (e.type === 'message' && e.body === 'veneno') throw new Error('always rejected');
+      return emit(e);
+    };
+    await api(net.url, 'POST', '/connections/23/messages', { from: CUSTOMER, body: 'veneno' });
+    await api(net.url, 'POST', '/connections/23/messages', { from: CUSTOMER, body: 'depois' });
+    const after = await waitFor(() => ofType(events, 'message')[0], 'the next message', 10_000);
+    expect(after.body).toBe('depois');
+    await waitFor(async () => (await api(net.url, 'GET', '/connections/23')).json.pending === 0, 'queue drained');
+  });
+
   it('logged out on the phone: DISCONNECTED, credentials cleared, no reconnect; a new QR links again', async () => {
     const { s, events, auth } = await link(15);
     expect((await api(net.url, 'POST', '/connections/15/disconnect', { reason: 'loggedOut' })).status).toBe(200);

@@ -34,6 +34,7 @@ export const sandboxProvider = createSandboxProvider();
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 
 const RECEIPT_ACK = { delivered: 3, read: 4, played: 5 } as const;
+const MAX_EVENT_FAILURES = 5;
 
 export class SandboxSession implements ProviderSession {
   private ws?: WebSocket;
@@ -51,6 +52,8 @@ export class SandboxSession implements ProviderSession {
   private chain: Promise<void> = Promise.resolve();
   /** Last event handled in this process, to acknowledge replays without publishing them again. */
   private handled = { epoch: '', seq: 0 };
+  /** Failures of the event at the head of the queue: a poisoned event must not block the chat forever. */
+  private failures = { key: '', count: 0 };
   private readonly qrLimit: number;
   private readonly baseMs: number;
   private readonly maxMs: number;
@@ -305,8 +308,19 @@ export class SandboxSession implements ProviderSession {
         }
       }
     } catch (e) {
+      const err = (e as Error).message;
+      if (frame.t === 'event') {
+        const key = `${frame.epoch}:${frame.seq}`;
+        this.failures = { key, count: this.failures.key === key ? this.failures.count + 1 : 1 };
+        if (this.failures.count >= MAX_EVENT_FAILURES) {
+          // Given up after several replays (e.g. media that no longer exists): the rest must flow.
+          this.ctx.log.error({ err, seq: frame.seq, kind: frame.event.kind }, 'sandbox: event dropped after repeated failures');
+          if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ t: 'ack', seq: frame.seq }));
+          return;
+        }
+      }
       // Not acknowledged: drop the link so the network replays from this event, in order.
-      this.ctx.log.error({ err: (e as Error).message, frame: frame.t }, 'sandbox: handling a network frame failed');
+      this.ctx.log.error({ err, frame: frame.t }, 'sandbox: handling a network frame failed');
       if (ws === this.ws) ws.close(1011, 'device failed to handle an event');
     }
   }
