@@ -156,7 +156,9 @@ describe('queues page', () => {
     await dialog.getByLabel('Cor personalizada (hex)').fill('#8E24AA'.toLowerCase());
     await dialog.getByLabel('Mensagem de saudação').fill('Olá! Vendas aqui.');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await page.getByText('Esta cor já está em uso, escolha outra.').waitFor();
+    // The 409 names its field: the message shows under the colour and in the toast.
+    await dialog.locator('.amplify-field__error-message', { hasText: 'Esta cor já está em uso, escolha outra.' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'Esta cor já está em uso, escolha outra.' }).waitFor();
     await screenshot(page, 'queues-duplicate-colour');
     expect(await dialog.isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Cancelar' }).click();

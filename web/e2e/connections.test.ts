@@ -142,6 +142,34 @@ describe('connections page', () => {
     await renamedRow.waitFor();
     expect(await renamedRow.getAttribute('data-status')).toBe('CONNECTED');
 
+    // Disconnect (confirmed) → DISCONNECTED with Try again and New QR; New QR brings a QR back live.
+    await renamedRow.getByRole('button', { name: 'Desconectar' }).click();
+    await page.getByRole('dialog', { name: `Desconectar ${renamed}?` }).getByRole('button', { name: 'Confirmar' }).click();
+    await expect.poll(() => renamedRow.getAttribute('data-status'), { timeout: 20_000 }).toBe('DISCONNECTED');
+    await renamedRow.getByRole('button', { name: 'Tentar novamente' }).waitFor();
+    await renamedRow.getByRole('button', { name: 'Novo QR CODE' }).click();
+    await expect.poll(() => renamedRow.getAttribute('data-status'), { timeout: 30_000 }).toBe('qrcode');
+    // The drawer stayed closed after the phone-size screenshots: the badge is there, not visible.
+    await page.getByTestId('connections-badge').waitFor({ state: 'attached', timeout: 10_000 });
+    expect((await scan(id)).status).toBe(200);
+    await expect.poll(() => renamedRow.getAttribute('data-status'), { timeout: 20_000 }).toBe('CONNECTED');
+
+    // The users dialog lists the connection as a default connection, and keeps it once saved.
+    const adminName = t.admin.user.name as string;
+    await page.goto(`${web()}/users`);
+    await page.getByRole('button', { name: `Editar ${adminName}` }).click();
+    const userDialog = page.getByRole('dialog', { name: 'Editar usuário' });
+    const defaultConnection = userDialog.getByRole('combobox', { name: 'Conexão padrão' });
+    await expect.poll(() => defaultConnection.isEnabled()).toBe(true);
+    await defaultConnection.selectOption({ label: renamed });
+    await userDialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Usuário salvo com sucesso.').waitFor();
+    await page.getByRole('button', { name: `Editar ${adminName}` }).click();
+    await expect.poll(() => defaultConnection.inputValue()).toBe(String(id));
+    await userDialog.getByRole('button', { name: 'Cancelar' }).click();
+    await page.goto(`${web()}/connections`);
+    await renamedRow.waitFor();
+
     // A second connection with the same name: the server's 409 lands under the name field.
     await page.getByRole('button', { name: 'Adicionar conexão' }).click();
     const dup = page.getByRole('dialog', { name: 'Adicionar conexão' });
