@@ -13,7 +13,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['shared/test/**/*.test.ts', 'functions/test/unit/**/*.test.ts', 'session-host/test/**/*.test.ts'],
+          include: ['shared/test/**/*.test.ts', 'functions/test/unit/**/*.test.ts', 'session-host/test/*.test.ts'],
         },
       },
       {
@@ -29,7 +29,7 @@ export default defineConfig({
         test: {
           name: 'stack',
           environment: 'node',
-          include: ['functions/test/integration/**/*.test.ts', 'web/e2e/**/*.test.ts', 'infra/test/local/**/*.test.ts'],
+          include: ['functions/test/integration/**/*.test.ts', 'web/e2e/**/*.test.ts', 'infra/test/local/**/*.test.ts', 'session-host/test/integration/**/*.test.ts'],
           globalSetup: ['infra/test/local/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -142,9 +142,9 @@ export class MemoryBackend implements HostBackend {
     const c = this.connections.get(connectionId);
     return c && c.companyId === companyId ? { ...c } : undefined;
   }
-  async receiveCommands(shard: number, signal: AbortSignal) {
+  async receiveCommands(shard: number) {
     const q = this.queues.get(shard)!;
-    for (let waited = 0; waited < 200 && !signal.aborted; waited += 10) {
+    for (let waited = 0; waited < 200; waited += 10) {
       const got = q.receive();
       if (got.length) return got;
       await new Promise((r) => setTimeout(r, 10));
@@ -205,6 +205,7 @@ export class TestSession implements ProviderSession {
 
   async start() {
     this.calls.push('start');
+    if (!this.provider.owns(this.ctx)) return;
     await this.ctx.emit({ type: 'session', status: 'OPENING' });
     if (this.provider.connectOnStart) {
       this.connected = true;
@@ -215,6 +216,7 @@ export class TestSession implements ProviderSession {
   async stop() {
     this.calls.push('stop');
     this.connected = false;
+    if (!this.provider.owns(this.ctx)) return;
     // A closing socket reports itself down; the host decides whether that is published.
     await this.ctx.emit({ type: 'session', status: 'DISCONNECTED', reason: 'closed' });
   }
@@ -266,7 +268,14 @@ export class TestProvider implements Provider {
   sessions: TestSession[] = [];
   connectOnStart = true;
   sendDelayMs = 0;
-  constructor(readonly name: 'beta' | 'sandbox') {}
+  /**
+   * Connections this provider really drives; sessions of others stay inert (integration tests share
+   * the stack's table, whose own connections must not be touched).
+   */
+  constructor(
+    readonly name: 'beta' | 'sandbox',
+    readonly owns: (ctx: SessionContext) => boolean = () => true,
+  ) {}
   create(ctx: SessionContext) {
     const s = new TestSession(ctx, this);
     this.sessions.push(s);
@@ -283,13 +292,15 @@ export class TestProvider implements Provider {
 
 export const quietLog: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
-export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 5000, what = 'condition'): Promise<NonNullable<T>> {
+type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
+export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 5000, what = 'condition'): Promise<Truthy<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
     try {
       const v = await fn();
-      if (v) return v as NonNullable<T>;
+      if (v) return v as Truthy<T>;
     } catch (e) {
       last = e;
     }

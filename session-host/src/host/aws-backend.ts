@@ -19,7 +19,7 @@ const required = (name: string) => {
 };
 
 export interface AwsBackendOptions {
-  /** Long-poll wait of the command queues; the shard loop stops sooner through its abort signal. */
+  /** Long-poll wait of the command queues (default 5 s): it bounds how long a stopping shard waits. */
   waitSeconds?: number;
   /**
    * Prefix of the lease and task items (`LEASE#<ns><shard>`, `SESSION_HOSTS<ns>`): integration tests
@@ -176,28 +176,22 @@ export class AwsBackend implements HostBackend {
     return out.Item?.entity === 'connection' ? toRecord(out.Item) : undefined;
   }
 
-  async receiveCommands(shard: number, signal: AbortSignal): Promise<ReceivedCommand[]> {
-    try {
-      const out = await sqsClient().send(
-        new ReceiveMessageCommand({
-          QueueUrl: this.queueUrl(shard),
-          MaxNumberOfMessages: 10,
-          WaitTimeSeconds: this.opts.waitSeconds ?? 20,
-          MessageSystemAttributeNames: ['MessageGroupId', 'ApproximateReceiveCount', 'SentTimestamp'],
-        }),
-        { abortSignal: signal },
-      );
-      return (out.Messages ?? []).map((m) => ({
-        body: m.Body ?? '',
-        receipt: m.ReceiptHandle!,
-        groupId: m.Attributes?.MessageGroupId ?? '',
-        receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 1),
-        sentAt: Number(m.Attributes?.SentTimestamp ?? 0),
-      }));
-    } catch (err) {
-      if (signal.aborted) return [];
-      throw err;
-    }
+  async receiveCommands(shard: number): Promise<ReceivedCommand[]> {
+    const out = await sqsClient().send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.queueUrl(shard),
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: this.opts.waitSeconds ?? 5,
+        MessageSystemAttributeNames: ['MessageGroupId', 'ApproximateReceiveCount', 'SentTimestamp'],
+      }),
+    );
+    return (out.Messages ?? []).map((m) => ({
+      body: m.Body ?? '',
+      receipt: m.ReceiptHandle!,
+      groupId: m.Attributes?.MessageGroupId ?? '',
+      receiveCount: Number(m.Attributes?.ApproximateReceiveCount ?? 1),
+      sentAt: Number(m.Attributes?.SentTimestamp ?? 0),
+    }));
   }
 
   async deleteCommand(shard: number, receipt: string): Promise<void> {

@@ -55,8 +55,12 @@ export interface HostBackend {
   leases: LeaseStore;
   connectionsOfShard(shard: number): Promise<ConnectionRecord[]>;
   getConnection(companyId: number, connectionId: number): Promise<ConnectionRecord | undefined>;
-  /** Long-polls the shard's command queue; resolves empty when `signal` aborts. */
-  receiveCommands(shard: number, signal: AbortSignal): Promise<ReceivedCommand[]>;
+  /**
+   * Long-polls the shard's command queue. Never aborted: a poll cancelled on our side can still
+   * take messages on the queue's side, hiding them for a whole visibility timeout; a stopping
+   * shard waits for its last poll and hands what it got straight back.
+   */
+  receiveCommands(shard: number): Promise<ReceivedCommand[]>;
   deleteCommand(shard: number, receipt: string): Promise<void>;
   /** Makes a command visible again after `seconds` (retry of a transient failure). */
   retryCommand(shard: number, receipt: string, seconds: number): Promise<void>;

@@ -60,10 +60,10 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
       // Sessions start in the background: a slow connection must not hold up the lease scan.
       runner.start().catch((err) => log.error({ shard, err: errorText(err) }, 'shard start failed'));
     },
-    async onLost(shard) {
+    async onLost(shard, why) {
       const runner = runners.get(shard);
       runners.delete(shard);
-      await runner?.stop();
+      await runner?.stop(why === 'taken' || why === 'unconfirmed');
     },
   });
 

@@ -127,7 +127,7 @@ export class LeaseKeeper {
           return;
         }
         // Could not reach the table: before the lease can expire, stop, since another task may take it.
-        if (this.now() >= lease.expiresAt - tickMs * 1.5) {
+        if (this.now() >= lease.expiresAt - tickMs * 2) {
           log.warn({ shard }, 'lease could not be renewed in time');
           await this.lose(shard, 'unconfirmed');
         }

@@ -46,7 +46,6 @@ const DRAIN_MS = 15_000;
  */
 export class ShardRunner {
   private slots = new Map<number, Slot>();
-  private abort = new AbortController();
   private loop?: Promise<void>;
   private inFlight = new Set<Promise<void>>();
   private stopping = false;
@@ -84,11 +83,22 @@ export class ShardRunner {
     await Promise.all(starts);
   }
 
-  /** Stops consuming, lets commands being handled finish (briefly), then closes every socket without logging out. */
-  async stop(): Promise<void> {
+  /**
+   * Stops consuming, lets commands being handled finish (briefly), then closes every socket without
+   * logging out. `urgent` (the lease is lost or cannot be confirmed) closes the sockets first: another
+   * task may be about to open them.
+   */
+  async stop(urgent = false): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    this.abort.abort();
+    if (urgent) {
+      await Promise.all(
+        [...this.slots.values()].map((slot) =>
+          this.stopSession(slot, 'handover').catch((err) => this.log.warn({ connectionId: slot.connectionId, err: errorText(err) }, 'stop failed')),
+        ),
+      );
+    }
+    // The last poll returns within the long-poll wait; what it got is handed back at once.
     await this.loop?.catch(() => {});
     const drained = Promise.allSettled([...this.inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, DRAIN_MS).unref())]);
@@ -134,18 +144,19 @@ export class ShardRunner {
 
   private async poll(): Promise<void> {
     let failures = 0;
-    while (!this.abort.signal.aborted) {
+    while (!this.stopping) {
       if (this.inFlight.size >= MAX_IN_FLIGHT) {
         await Promise.race(this.inFlight);
         continue;
       }
       let batch: ReceivedCommand[];
       try {
-        batch = await this.o.backend.receiveCommands(this.shard, this.abort.signal);
+        batch = await this.o.backend.receiveCommands(this.shard);
         failures = 0;
       } catch (err) {
         failures++;
         this.log.warn({ err: errorText(err) }, 'receiving commands failed');
+        if (this.stopping) break;
         await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** failures, 10_000)));
         continue;
       }
