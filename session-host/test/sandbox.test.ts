@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { newWaMessageId, type StoredMedia } from '@balcao/shared';
+import { inboundEventSchema, newWaMessageId, type StoredMedia } from '@balcao/shared';
 import type { ProviderEvent, SendCommand } from '../src/provider.js';
 import { AUTH_TOKEN } from '../src/providers/sandbox.js';
 import { api, linked, memoryContext, ofType, session, sessions, startNetwork, tempDir, waitFor } from './sandbox-helpers.js';
@@ -233,18 +233,27 @@ describe('sandbox network and provider', () => {
       if (e.type === 'message' && fail-- > 0) throw new Error('SQS is down');
       return emit(e);
     };
+    await s.stop();
+    // Both wait on the network, so they reach the device back to back: the failure of the first
+    // must not let the second acknowledge past it.
     await api(net.url, 'POST', '/connections/14/messages', { from: CUSTOMER, body: 'a' });
     await api(net.url, 'POST', '/connections/14/messages', { from: CUSTOMER, body: 'b' });
+    await s.start();
     await waitFor(() => ofType(events, 'message').length === 2, 'both after the retry');
     expect(ofType(events, 'message').map((e) => e.body)).toEqual(['a', 'b']);
     await waitFor(() => s.connected, 'connected again');
   });
 
-  it('drops an event that keeps failing so the ones after it still arrive', async () => {
+  it('drops an event the host always rejects so the ones after it still arrive', async () => {
     const { ctx, events } = await link(23);
     const emit = ctx.emit;
+    let attempts = 0;
     ctx.emit = async (e: ProviderEvent) => {
-      if (e.type === 'message' && e.body === 'veneno') throw new Error('always rejected');
+      // The host validates with the inbound schema: a ZodError is a rejection replays cannot fix.
+      if (e.type === 'message' && e.body === 'veneno') {
+        attempts++;
+        inboundEventSchema.parse({ ...e, v: 2 });
+      }
       return emit(e);
     };
     await api(net.url, 'POST', '/connections/23/messages', { from: CUSTOMER, body: 'veneno' });
@@ -252,6 +261,7 @@ describe('sandbox network and provider', () => {
     const after = await waitFor(() => ofType(events, 'message')[0], 'the next message', 10_000);
     expect(after.body).toBe('depois');
     await waitFor(async () => (await api(net.url, 'GET', '/connections/23')).json.pending === 0, 'queue drained');
+    expect(attempts).toBe(3);
   });
 
   it('logged out on the phone: DISCONNECTED, credentials cleared, no reconnect; a new QR links again', async () => {

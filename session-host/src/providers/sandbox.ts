@@ -34,7 +34,15 @@ export const sandboxProvider = createSandboxProvider();
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 
 const RECEIPT_ACK = { delivered: 3, read: 4, played: 5 } as const;
-const MAX_EVENT_FAILURES = 5;
+/** Replays of an event that fails for good before it is dropped; transient failures retry forever. */
+const MAX_EVENT_FAILURES = 3;
+
+class PermanentError extends Error {}
+
+/** Failures replaying cannot fix: a rejected event (schema) or media the network no longer has. */
+function isPermanent(e: unknown): boolean {
+  return e instanceof PermanentError || (e as Error)?.name === 'ZodError';
+}
 
 export class SandboxSession implements ProviderSession {
   private ws?: WebSocket;
@@ -54,6 +62,7 @@ export class SandboxSession implements ProviderSession {
   private handled = { epoch: '', seq: 0 };
   /** Failures of the event at the head of the queue: a poisoned event must not block the chat forever. */
   private failures = { key: '', count: 0 };
+  private failedSocket?: WebSocket;
   private readonly qrLimit: number;
   private readonly baseMs: number;
   private readonly maxMs: number;
@@ -270,7 +279,9 @@ export class SandboxSession implements ProviderSession {
   }
 
   private async onFrame(ws: WebSocket, frame: ServerFrame) {
-    if (ws !== this.ws) return; // frames of an old socket are replayed on the new one
+    // Frames of an old socket, or behind a failed event, are replayed on the next socket: handling
+    // them now would acknowledge past the failed one (acks are cumulative) and lose it.
+    if (ws !== this.ws || ws === this.failedSocket) return;
     try {
       switch (frame.t) {
         case 'qr':
@@ -309,11 +320,11 @@ export class SandboxSession implements ProviderSession {
       }
     } catch (e) {
       const err = (e as Error).message;
-      if (frame.t === 'event') {
+      if (frame.t === 'event' && isPermanent(e)) {
         const key = `${frame.epoch}:${frame.seq}`;
         this.failures = { key, count: this.failures.key === key ? this.failures.count + 1 : 1 };
         if (this.failures.count >= MAX_EVENT_FAILURES) {
-          // Given up after several replays (e.g. media that no longer exists): the rest must flow.
+          // An event that can never be published (invalid, media gone): the rest of the chat must flow.
           this.ctx.log.error({ err, seq: frame.seq, kind: frame.event.kind }, 'sandbox: event dropped after repeated failures');
           if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ t: 'ack', seq: frame.seq }));
           return;
@@ -321,7 +332,8 @@ export class SandboxSession implements ProviderSession {
       }
       // Not acknowledged: drop the link so the network replays from this event, in order.
       this.ctx.log.error({ err, frame: frame.t }, 'sandbox: handling a network frame failed');
-      if (ws === this.ws) ws.close(1011, 'device failed to handle an event');
+      this.failedSocket = ws;
+      ws.close(1011, 'device failed to handle an event');
     }
   }
 
@@ -332,7 +344,10 @@ export class SandboxSession implements ProviderSession {
         if (e.media) {
           // Media first: the message event names a stored object, never the network's copy.
           const r = await fetch(new URL(e.media.path, this.baseUrl));
-          if (!r.ok) throw new Error(`media download failed: HTTP ${r.status}`);
+          if (!r.ok) {
+            const msg = `media download failed: HTTP ${r.status}`;
+            throw r.status >= 400 && r.status < 500 ? new PermanentError(msg) : new Error(msg);
+          }
           const stored = await this.ctx.storeMedia(Buffer.from(await r.arrayBuffer()), e.media.mimetype, e.media.fileName);
           media = e.media.ptt ? { ...stored, ptt: true } : stored;
         }
