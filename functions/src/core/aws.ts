@@ -12,11 +12,47 @@ let s3: S3Client | undefined;
 let cognito: CognitoIdentityProviderClient | undefined;
 
 export function dynamo(): DynamoDBDocumentClient {
-  ddb ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({ region: env.region, endpoint: env.dynamoEndpoint, maxAttempts: 5 }),
-    { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } },
-  );
+  if (!ddb) {
+    const client = new DynamoDBClient({ region: env.region, endpoint: env.dynamoEndpoint, maxAttempts: 5 });
+    if (process.env.BALCAO_MEASURE_CAPACITY === '1') measureCapacity(client);
+    ddb = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } });
+  }
   return ddb;
+}
+
+/**
+ * Benchmark only (`npm run bench`, infra/bench): with BALCAO_MEASURE_CAPACITY=1 every DynamoDB call
+ * asks for its ConsumedCapacity (INDEXES) and the units are added to `globalThis[CAPACITY]` of this
+ * process; with BALCAO_MEASURE_CAPACITY_DIR set too, they are also written to `<dir>/<pid>.json`.
+ */
+export const CAPACITY = Symbol.for('balcao.consumedCapacity');
+const WRITES = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)Command$/;
+type Units = { read: number; write: number; calls: number };
+function measureCapacity(client: DynamoDBClient) {
+  const g = globalThis as { [CAPACITY]?: Units };
+  const units = (g[CAPACITY] ??= { read: 0, write: 0, calls: 0 });
+  const dir = process.env.BALCAO_MEASURE_CAPACITY_DIR;
+  let dump: NodeJS.Timeout | undefined;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      if (/Item|Items|Query|Scan/.test(context.commandName ?? '')) input.ReturnConsumedCapacity ??= 'INDEXES';
+      const out = await next(args);
+      const write = WRITES.test(context.commandName ?? '');
+      for (const c of [(out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity].flat() as ({ CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number } | undefined)[]) {
+        if (!c) continue;
+        units.read += c.ReadCapacityUnits ?? (write ? 0 : (c.CapacityUnits ?? 0));
+        units.write += c.WriteCapacityUnits ?? (write ? (c.CapacityUnits ?? 0) : 0);
+      }
+      units.calls++;
+      if (dir) dump ??= setTimeout(() => {
+        dump = undefined;
+        void import('node:fs').then((fs) => fs.writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify(units)));
+      }, 200).unref();
+      return out;
+    },
+    { step: 'initialize', name: 'balcaoMeasureCapacity' },
+  );
 }
 
 export function sqsClient(): SQSClient {

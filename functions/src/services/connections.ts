@@ -192,14 +192,22 @@ export async function updateConnection(companyId: number, id: number, input: unk
   const now = new Date().toISOString();
   const newHash = data.token?.trim() ? tokenHash(data.token.trim()) : undefined;
   const { token: _token, queueIds: _q, ...fields } = data;
-  const next: ConnectionItem = {
-    ...current,
-    ...Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)),
-    queueIds,
-    tokenHash: newHash ?? current.tokenHash,
-    updatedAt: now,
-  } as ConnectionItem;
-  const items: TransactItem[] = [tx.put(next, 'attribute_exists(PK) AND updatedAt = :seen', { ':seen': current.updatedAt })];
+  // Only the edited settings are written: the session host updates status and QR of the same item
+  // concurrently, and neither may overwrite the other.
+  const changed: Record<string, unknown> = Object.fromEntries(
+    Object.entries({ ...fields, queueIds, tokenHash: newHash ?? current.tokenHash, updatedAt: now }).filter(([, v]) => v !== undefined),
+  );
+  const names = Object.fromEntries(Object.keys(changed).map((k, i) => [`#f${i}`, k]));
+  const values = Object.fromEntries(Object.values(changed).map((v, i) => [`:f${i}`, v]));
+  const items: TransactItem[] = [
+    tx.update(
+      connectionKey(companyId, id),
+      `SET ${Object.keys(changed).map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+      values,
+      'attribute_exists(PK)',
+      names,
+    ),
+  ];
   const nameChanged = data.name && data.name.trim().toLowerCase() !== current.name.trim().toLowerCase();
   if (nameChanged) {
     items.push(tx.putUnique({ ...nameMarker(companyId, data.name!), entity: 'unique', connectionId: id }));
@@ -218,14 +226,15 @@ export async function updateConnection(companyId: number, id: number, input: unk
     }
   }
   await transact(items, (i) => {
-    if (i === 0) return new AppError(409, 'ERR_VALIDATION', { message: 'A conexão foi alterada por outra pessoa; recarregue e tente de novo' });
+    if (i === 0) return new AppError(404, 'ERR_NO_WAPP_FOUND');
     if (nameChanged && i === 1) return nameTaken();
     if (tokenChanged && i === (nameChanged ? 3 : 1)) return tokenTaken();
     return undefined;
   });
-  await publishConnection(next, 'update');
+  const fresh = await getConnectionItem(companyId, id);
+  await publishConnection(fresh, 'update');
   for (const d of demoted) await publishConnection(d, 'update');
-  return toApiConnection(next);
+  return toApiConnection(fresh);
 }
 
 /** Deleting ends the session (logout) and, for the default, promotes the oldest other connection. */

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { member, socket, tenant } from './client.js';
+
+describe('connections', () => {
+  it('makes the first connection the default and keeps exactly one default', async () => {
+    const t = await tenant();
+    const a = await t.admin.post('/whatsapp', { name: 'Loja Centro', provider: 'sandbox' });
+    expect(a.status).toBe(201);
+    expect(a.body).toMatchObject({ name: 'Loja Centro', isDefault: true, provider: 'sandbox', maxUseBotQueues: 3, hasToken: false, token: '' });
+    const b = await t.admin.post('/whatsapp', { name: 'Loja Norte', provider: 'sandbox' });
+    expect(b.body.isDefault).toBe(false);
+    const undefault = await t.admin.put(`/whatsapp/${a.body.id}`, { isDefault: false });
+    expect(undefault.status).toBe(400);
+    expect(undefault.body.error).toBe('ERR_NO_OTHER_WHATSAPP');
+    expect((await t.admin.put(`/whatsapp/${b.body.id}`, { isDefault: true })).body.isDefault).toBe(true);
+    const list = await t.admin.get('/whatsapp?session=0');
+    expect(list.body.filter((c: { isDefault: boolean }) => c.isDefault).map((c: { id: number }) => c.id)).toEqual([b.body.id]);
+    // Deleting the default promotes another one.
+    expect((await t.admin.del(`/whatsapp/${b.body.id}`)).status).toBe(204);
+    expect((await t.admin.get(`/whatsapp/${a.body.id}`)).body.isDefault).toBe(true);
+  });
+
+  it('keeps names unique per company, enforces the plan limit and the greeting rule', async () => {
+    const t = await tenant({ connections: 2 });
+    const other = await tenant();
+    expect((await t.admin.post('/whatsapp', { name: 'Atendimento', provider: 'sandbox' })).status).toBe(201);
+    const dup = await t.admin.post('/whatsapp', { name: 'atendimento', provider: 'sandbox' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.field).toBe('name');
+    expect((await other.admin.post('/whatsapp', { name: 'Atendimento', provider: 'sandbox' })).status).toBe(201);
+    const q1 = await t.admin.post('/queue', { name: 'Vendas', color: '#101010' });
+    const q2 = await t.admin.post('/queue', { name: 'Suporte', color: '#202020', greetingMessage: 'Oi' });
+    const noGreeting = await t.admin.post('/whatsapp', { name: 'Duas filas', provider: 'sandbox', queueIds: [q1.body.id, q2.body.id] });
+    expect(noGreeting.status).toBe(400);
+    expect(noGreeting.body.error).toBe('ERR_WAPP_GREETING_REQUIRED');
+    const ok = await t.admin.post('/whatsapp', { name: 'Duas filas', provider: 'sandbox', queueIds: [q1.body.id, q2.body.id], greetingMessage: 'Escolha:' });
+    expect(ok.status).toBe(201);
+    expect(ok.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(['Suporte', 'Vendas']);
+    const over = await t.admin.post('/whatsapp', { name: 'Terceira', provider: 'sandbox' });
+    expect(over.status).toBe(400);
+    expect(over.body.message).toBe('Número máximo de conexões já alcançado: 2');
+    const short = await t.admin.post('/whatsapp', { name: 'X' });
+    expect(short.body).toMatchObject({ field: 'name', message: 'Too Short!' });
+  });
+
+  it('stores the API token hashed and never answers it', async () => {
+    const t = await tenant();
+    const c = await t.admin.post('/whatsapp', { name: 'Com token', provider: 'sandbox', token: 'segredo-123' });
+    expect(c.body).toMatchObject({ hasToken: true, token: '' });
+    expect(JSON.stringify(await t.admin.get(`/whatsapp/${c.body.id}`))).not.toContain('segredo-123');
+    const other = await tenant();
+    const clash = await other.admin.post('/whatsapp', { name: 'Outro', provider: 'sandbox', token: 'segredo-123' });
+    expect(clash.status).toBe(409);
+    expect(clash.body.field).toBe('token');
+  });
+
+  it('is admin-only to change, visible to agents, and isolated between tenants', async () => {
+    const a = await tenant();
+    const b = await tenant();
+    const c = await a.admin.post('/whatsapp', { name: 'Privada', provider: 'sandbox' });
+    const agent = await member(a.admin);
+    expect((await agent.api.get('/whatsapp?session=0')).body.map((x: { id: number }) => x.id)).toEqual([c.body.id]);
+    expect((await agent.api.post('/whatsapp', { name: 'Minha' })).status).toBe(403);
+    expect((await agent.api.del(`/whatsappsession/${c.body.id}`)).status).toBe(403);
+    for (const res of [
+      await b.admin.get(`/whatsapp/${c.body.id}`),
+      await b.admin.put(`/whatsapp/${c.body.id}`, { name: 'Roubada' }),
+      await b.admin.del(`/whatsapp/${c.body.id}`),
+      await b.admin.post(`/whatsappsession/${c.body.id}`),
+    ]) expect(res.status).toBe(404);
+    expect((await b.admin.get('/whatsapp')).body).toEqual([]);
+  });
+
+  it('publishes connection changes live to the company', async () => {
+    const t = await tenant();
+    const ws = await socket(t.adminToken);
+    const c = await t.admin.post('/whatsapp', { name: 'Ao vivo', provider: 'sandbox' });
+    await ws.waitFor(`company-${t.companyId}-whatsapp`, (d) => d.action === 'create' && d.whatsapp.id === c.body.id);
+    await t.admin.put(`/whatsapp/${c.body.id}`, { name: 'Ao vivo 2' });
+    await ws.waitFor(`company-${t.companyId}-whatsapp`, (d) => d.action === 'update' && d.whatsapp.name === 'Ao vivo 2');
+    await ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === c.body.id && d.session.status === 'qrcode', 20_000);
+    await t.admin.del(`/whatsapp/${c.body.id}`);
+    await ws.waitFor(`company-${t.companyId}-whatsapp`, (d) => d.action === 'delete' && d.whatsappId === c.body.id);
+    ws.close();
+  });
+});
