@@ -4,6 +4,7 @@ import {
   companyEvent,
   connectionSchema,
   connectionUpdateSchema,
+  normalizeNumber,
   parseOrThrow,
   shardOf,
   type Connection,
@@ -256,7 +257,17 @@ export async function deleteConnection(companyId: number, id: number): Promise<v
 }
 
 /** Session actions of the connections page (spec 000 §4): the session host carries them out. */
-export async function sessionAction(companyId: number, id: number, action: 'start' | 'newQr' | 'restart' | 'logout'): Promise<Connection> {
+export async function sessionAction(
+  companyId: number,
+  id: number,
+  action: 'start' | 'newQr' | 'restart' | 'logout',
+  body: Record<string, unknown> = {},
+): Promise<Connection> {
+  // Linking with a pairing code instead of the QR: the phone number that will type the code.
+  const pairingNumber = typeof body.pairingNumber === 'string' && body.pairingNumber.trim() ? normalizeNumber(body.pairingNumber) : undefined;
+  if (pairingNumber !== undefined && !/^\d{10,15}$/.test(pairingNumber)) {
+    throw new AppError(400, 'ERR_VALIDATION', { message: 'Número inválido', fields: [{ field: 'pairingNumber', message: 'Número inválido' }] });
+  }
   const current = await getConnectionItem(companyId, id);
   const status: SessionStatus = action === 'logout' ? 'DISCONNECTED' : 'OPENING';
   const updated = await updateItem<ConnectionItem>(connectionKey(companyId, id), {
@@ -265,7 +276,7 @@ export async function sessionAction(companyId: number, id: number, action: 'star
     retries: action === 'logout' ? current.retries : 0,
     updatedAt: new Date().toISOString(),
   });
-  await sendCommand({ type: action, companyId, connectionId: id });
+  await sendCommand({ type: action, companyId, connectionId: id, pairingNumber: action === 'logout' ? undefined : pairingNumber });
   await publishSession(updated);
   return toApiConnection(updated);
 }

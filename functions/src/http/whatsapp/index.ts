@@ -19,10 +19,11 @@ export const handler = createRouter('whatsapp', {
     await deleteConnection(req.identity.companyId, idParam(req.params.id));
     return noContent();
   },
-  // Try again (a DISCONNECTED session starts over with its credentials, or a new QR).
-  'POST /whatsappsession/{id}': (req) => sessionAction(req.identity.companyId, idParam(req.params.id), 'start'),
+  // Try again (a DISCONNECTED session starts over with its credentials, or a new QR). An optional
+  // `pairingNumber` links with a pairing code instead of the QR.
+  'POST /whatsappsession/{id}': (req) => sessionAction(req.identity.companyId, idParam(req.params.id), 'start', req.body),
   // New QR: forget the credentials and show a new code.
-  'PUT /whatsappsession/{id}': (req) => sessionAction(req.identity.companyId, idParam(req.params.id), 'newQr'),
+  'PUT /whatsappsession/{id}': (req) => sessionAction(req.identity.companyId, idParam(req.params.id), 'newQr', req.body),
   'POST /whatsappsession/reconnect/{id}': (req) => sessionAction(req.identity.companyId, idParam(req.params.id), 'restart'),
   'DELETE /whatsappsession/{id}': (req) => sessionAction(req.identity.companyId, idParam(req.params.id), 'logout'),
 });
