@@ -45,6 +45,8 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
   const log = withFields(baseLog, { taskId });
   const backend: HostBackend = opts.backend ?? new (await import('./aws-backend.js')).AwsBackend();
   const runners = new Map<number, ShardRunner>();
+  /** Stopped shards still finishing their last poll (the process waits for them before exiting). */
+  const finishing = new Set<Promise<void>>();
   let stopping = false;
 
   const keeper = new LeaseKeeper({
@@ -63,7 +65,10 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
     async onLost(shard, why) {
       const runner = runners.get(shard);
       runners.delete(shard);
-      await runner?.stop(why === 'taken' || why === 'unconfirmed');
+      if (!runner) return;
+      await runner.stop(why === 'taken' || why === 'unconfirmed');
+      const done: Promise<void> = runner.finished().finally(() => finishing.delete(done));
+      finishing.add(done);
     },
   });
 
@@ -87,6 +92,7 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
         stopping = true;
         log.info('session host stopping');
         await keeper.stop();
+        await Promise.all(finishing);
         await health.close();
         backend.close?.();
         log.info('session host stopped');
@@ -95,7 +101,7 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
       (stopped ??= (async () => {
         stopping = true;
         keeper.freeze();
-        await Promise.all([...runners.values()].map((r) => r.stop()));
+        await Promise.all([...runners.values()].map(async (r) => (await r.stop(true), await r.finished())));
         runners.clear();
         await health.close();
       })()),

@@ -98,8 +98,7 @@ export class ShardRunner {
         ),
       );
     }
-    // The last poll returns within the long-poll wait; what it got is handed back at once.
-    await this.loop?.catch(() => {});
+    // Commands already being carried out finish; anything received from now on is handed back.
     const drained = Promise.allSettled([...this.inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, DRAIN_MS).unref())]);
     await Promise.all(
@@ -107,7 +106,17 @@ export class ShardRunner {
         slot.run(() => this.stopSession(slot, 'handover')).catch((err) => this.log.warn({ connectionId: slot.connectionId, err: errorText(err) }, 'stop failed')),
       ),
     );
-    this.log.info('shard released');
+    this.log.info('shard stopped');
+  }
+
+  /**
+   * Resolves once the last long poll has returned and what it got was handed back to the queue.
+   * The lease may be released before: a handed-back command is again the head of its group, so the
+   * next owner still runs each connection's commands in order.
+   */
+  async finished(): Promise<void> {
+    await this.loop?.catch(() => {});
+    await Promise.allSettled([...this.inFlight]);
   }
 
   private slot(connectionId: number, companyId: number): Slot {
