@@ -117,6 +117,18 @@ describe('the message pipeline through the sandbox', () => {
     t.ws.close();
   }, 120_000);
 
+  it('shows messages typed on the linked phone as ours', async () => {
+    const t = await connected();
+    const customer = '5511976540030';
+    await sandbox('POST', `/connections/${t.connectionId}/messages`, { from: customer, body: 'Oi, tudo bem?' });
+    const ticket = await ticketOf(t, customer);
+    const typed = await sandbox<{ id: string }>('POST', `/connections/${t.connectionId}/phone-messages`, { to: customer, body: 'Respondi pelo celular' });
+    expect(typed.status).toBeLessThan(300);
+    const frame = await t.ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.message.body === 'Respondi pelo celular', 20_000);
+    expect(frame.data.message).toMatchObject({ fromMe: true, ticketId: ticket.id });
+    t.ws.close();
+  });
+
   it('sends through the external API with the connection token', async () => {
     const t = await connected();
     const token = uniq('tok_');
