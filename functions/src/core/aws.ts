@@ -23,31 +23,37 @@ export function dynamo(): DynamoDBDocumentClient {
 /**
  * Benchmark only (`npm run bench`, infra/bench): with BALCAO_MEASURE_CAPACITY=1 every DynamoDB call
  * asks for its ConsumedCapacity (INDEXES) and the units are added to `globalThis[CAPACITY]` of this
- * process; with BALCAO_MEASURE_CAPACITY_DIR set too, they are also written to `<dir>/<pid>.json`.
+ * process, in total and per command; with BALCAO_MEASURE_CAPACITY_DIR set too, they are also
+ * written to `<dir>/<pid>.json`.
  */
 export const CAPACITY = Symbol.for('balcao.consumedCapacity');
+type Units = { read: number; write: number; calls: number; items: number };
 const WRITES = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)Command$/;
-type Units = { read: number; write: number; calls: number };
 function measureCapacity(client: DynamoDBClient) {
-  const g = globalThis as { [CAPACITY]?: Units };
-  const units = (g[CAPACITY] ??= { read: 0, write: 0, calls: 0 });
+  const g = globalThis as { [CAPACITY]?: Units & { byCommand: Record<string, Units> } };
+  const all = (g[CAPACITY] ??= { read: 0, write: 0, calls: 0, items: 0, byCommand: {} });
   const dir = process.env.BALCAO_MEASURE_CAPACITY_DIR;
   let dump: NodeJS.Timeout | undefined;
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const input = args.input as { ReturnConsumedCapacity?: string };
-      if (/Item|Items|Query|Scan/.test(context.commandName ?? '')) input.ReturnConsumedCapacity ??= 'INDEXES';
+      const name = context.commandName ?? '?';
+      const input = args.input as { ReturnConsumedCapacity?: string; TransactItems?: unknown[] };
+      if (/Item|Items|Query|Scan/.test(name)) input.ReturnConsumedCapacity ??= 'INDEXES';
       const out = await next(args);
-      const write = WRITES.test(context.commandName ?? '');
-      for (const c of [(out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity].flat() as ({ CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number } | undefined)[]) {
-        if (!c) continue;
-        units.read += c.ReadCapacityUnits ?? (write ? 0 : (c.CapacityUnits ?? 0));
-        units.write += c.WriteCapacityUnits ?? (write ? (c.CapacityUnits ?? 0) : 0);
+      const write = WRITES.test(name);
+      const cmd = (all.byCommand[name.replace(/Command$/, '')] ??= { read: 0, write: 0, calls: 0, items: 0 });
+      for (const u of [all, cmd]) {
+        for (const c of [(out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity].flat() as ({ CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number } | undefined)[]) {
+          if (!c) continue;
+          u.read += c.ReadCapacityUnits ?? (write ? 0 : (c.CapacityUnits ?? 0));
+          u.write += c.WriteCapacityUnits ?? (write ? (c.CapacityUnits ?? 0) : 0);
+        }
+        u.calls++;
+        u.items += input.TransactItems?.length ?? 1;
       }
-      units.calls++;
       if (dir) dump ??= setTimeout(() => {
         dump = undefined;
-        void import('node:fs').then((fs) => fs.writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify(units)));
+        void import('node:fs').then((fs) => fs.writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify(all)));
       }, 200).unref();
       return out;
     },
