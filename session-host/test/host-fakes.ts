@@ -120,6 +120,8 @@ export class MemoryBackend implements HostBackend {
   messages = new Map<string, string>();
   /** Makes publishing fail (the inbound queue is down). */
   failPublish = false;
+  /** Makes the next N shard loads fail (the table is briefly unreachable). */
+  failLoads = 0;
 
   constructor(readonly shards: number) {
     for (let s = 0; s < shards; s++) this.queues.set(s, new MemoryFifo());
@@ -136,6 +138,7 @@ export class MemoryBackend implements HostBackend {
   }
 
   async connectionsOfShard(shard: number) {
+    if (this.failLoads > 0 && this.failLoads--) throw new Error('table unreachable');
     return [...this.connections.values()].filter((c) => shardOf(c.id, this.shards) === shard).map((c) => ({ ...c }));
   }
   async getConnection(companyId: number, connectionId: number) {

@@ -57,7 +57,7 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
     tickMs: opts.scanMs ?? Math.max(50, Math.round(leaseMs / 6)),
     log,
     async onAcquired(shard) {
-      const runner = new ShardRunner(shard, { backend, providers: opts.providers, shards, log });
+      const runner = new ShardRunner(shard, { backend, providers: opts.providers, log });
       runners.set(shard, runner);
       // Sessions start in the background: a slow connection must not hold up the lease scan.
       runner.start().catch((err) => log.error({ shard, err: errorText(err) }, 'shard start failed'));

@@ -55,7 +55,7 @@ export class ShardRunner {
 
   constructor(
     readonly shard: number,
-    private readonly o: { backend: HostBackend; providers: Providers; shards: number; log: Logger },
+    private readonly o: { backend: HostBackend; providers: Providers; log: Logger },
   ) {
     this.log = withFields(o.log, { shard });
   }
@@ -68,7 +68,17 @@ export class ShardRunner {
 
   /** Starts the shard's sessions and its command consumer; resolves once every session was asked to start. */
   async start(): Promise<void> {
-    const connections = await this.o.backend.connectionsOfShard(this.shard);
+    let connections: ConnectionRecord[] | undefined;
+    // The lease is ours: a table hiccup must not leave the shard's connections down until it moves.
+    for (let attempt = 0; !connections; attempt++) {
+      if (this.stopping) return;
+      try {
+        connections = await this.o.backend.connectionsOfShard(this.shard);
+      } catch (err) {
+        this.log.warn({ err: errorText(err), attempt }, 'loading the shard failed; retrying');
+        await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** attempt, 5000)));
+      }
+    }
     // DISCONNECTED is a deliberate state (logout, stop command, banned): it waits for a start command.
     const wanted = connections.filter((c) => c.status !== 'DISCONNECTED');
     this.log.info({ connections: connections.length, starting: wanted.length }, 'shard taken');
