@@ -4,7 +4,7 @@ import { SQSClient, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk
 import { toQueueBody, type InboundEvent } from '@balcao/shared';
 import { applyStackEnv, socket, tenant } from './client.js';
 
-type Ev = InboundEvent extends infer T ? (T extends { type: infer K } ? T : never) : never;
+type Ev = InboundEvent;
 
 function sqs() {
   applyStackEnv();
