@@ -19,6 +19,9 @@ interface UsersPage {
   hasMore: boolean;
 }
 
+/** A late event (or answer) must not put back what a newer one replaced: a slow socket can deliver the create after the edit. */
+const older = (incoming: User, known: User) => !!incoming.updatedAt && !!known.updatedAt && incoming.updatedAt < known.updatedAt;
+
 export default function Users() {
   const { t } = useTranslation();
   const { user: me } = useAuth();
@@ -66,7 +69,7 @@ export default function Users() {
       if (data?.action === 'delete') setUsers((l) => l.filter((u) => u.id !== Number(data.userId)));
       else if (data?.user) {
         const u = data.user as User;
-        setUsers((l) => (l.some((x) => x.id === u.id) ? l.map((x) => (x.id === u.id ? { ...x, ...u } : x)) : data.action === 'create' ? [u, ...l] : l));
+        setUsers((l) => (l.some((x) => x.id === u.id) ? l.map((x) => (x.id === u.id && !older(u, x) ? { ...x, ...u } : x)) : data.action === 'create' ? [u, ...l] : l));
       }
     });
     const offR = realtime.onReconnect(() => setReloadKey((k) => k + 1));
@@ -99,7 +102,7 @@ export default function Users() {
   };
 
   const upsert = (u: User) =>
-    setUsers((l) => (l.some((x) => x.id === u.id) ? l.map((x) => (x.id === u.id ? u : x)) : [u, ...l]));
+    setUsers((l) => (l.some((x) => x.id === u.id) ? l.map((x) => (x.id === u.id && !older(u, x) ? u : x)) : [u, ...l]));
 
   return (
     <Flex direction="column" gap="1rem" className="page">
