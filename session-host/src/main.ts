@@ -1,8 +1,11 @@
 /**
  * The session-host process (DESIGN §6): an ECS task in AWS, a child process of the local stack.
  * Configuration is the functions' environment contract (TABLE_NAME, INBOUND_QUEUE_URL,
- * OUTBOUND_QUEUE_URL_<n>, MEDIA_BUCKET, the *_ENDPOINT overrides locally) plus PORT for health,
- * SESSION_HOST_LEASE_MS (tests shorten it) and SANDBOX_URL for the sandbox provider.
+ * OUTBOUND_QUEUE_URL_<n>, MEDIA_BUCKET, the *_ENDPOINT overrides locally) plus PORT for health
+ * (default 8080) and SANDBOX_URL for the sandbox provider. Optional: SESSION_HOST_TASK_ID (default
+ * hostname + random; the local stack keeps one so a restart takes its leases back at once),
+ * SESSION_HOST_LEASE_MS (default 30 000) and SESSION_HOST_EXIT_WITH_STDIN=1 (stop when the parent
+ * process closes our stdin).
  */
 import { SHARDS } from '@balcao/functions/workers/manifest';
 import { log } from '@balcao/functions/core/log';

@@ -231,3 +231,29 @@ describe('session context', () => {
     expect(await ctx.getMessage('nope')).toBeUndefined();
   });
 });
+
+describe('event ids and groups', async () => {
+  const { sqsId, chatKey, groupOf } = await import('../src/host/events.js');
+  const { mediaExtension } = await import('../src/host/context.js');
+
+  it('keeps FIFO ids within what SQS accepts', () => {
+    expect(sqsId('3EB0ABC')).toBe('3EB0ABC');
+    expect(sqsId('a b\u00e7\n')).toBe('a_b__');
+    expect(sqsId('x'.repeat(300))).toHaveLength(128);
+  });
+
+  it('names a chat by group, then number, then LID', () => {
+    expect(chatKey({ groupId: '1203', number: '5511911112222' })).toBe('g1203');
+    expect(chatKey({ number: '5511911112222', lid: '999' })).toBe('n5511911112222');
+    expect(chatKey({ lid: '999' })).toBe('l999');
+    expect(groupOf(4, { type: 'session', status: 'CONNECTED' })).toBe('4:session');
+    expect(groupOf(4, { type: 'contact', peer: { lid: '77' } })).toBe('4:l77');
+  });
+
+  it('picks a media extension from the file name, else the type', () => {
+    expect(mediaExtension('application/octet-stream', 'nota.XLSX')).toBe('xlsx');
+    expect(mediaExtension('audio/ogg; codecs=opus')).toBe('ogg');
+    expect(mediaExtension('image/jpeg', 'sem-extensao')).toBe('jpg');
+    expect(mediaExtension('application/x-weird')).toBe('xweird');
+  });
+});
