@@ -98,9 +98,9 @@ describe('connections page', () => {
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('CONNECTED');
     expect(await row.getByTestId('connection-status').textContent()).toBe('Conectado');
     if (scanned.body.number) {
-      await expect.poll(() => row.getByTestId('connection-number').textContent()).toBe(formatWhatsappNumber(scanned.body.number));
+      await expect.poll(() => row.getByTestId('connection-number').textContent(), { timeout: 10_000 }).toBe(formatWhatsappNumber(scanned.body.number));
     } else {
-      await expect.poll(() => row.getByTestId('connection-number').textContent()).toMatch(/^\+\d+/);
+      await expect.poll(() => row.getByTestId('connection-number').textContent(), { timeout: 10_000 }).toMatch(/^\+\d+/);
     }
     await row.getByRole('button', { name: 'Desconectar' }).waitFor();
     expect(await row.textContent()).toMatch(/\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}/);
@@ -132,7 +132,7 @@ describe('connections page', () => {
     const renamed = `${name} Centro`;
     await page.getByRole('button', { name: `Editar ${name}` }).click();
     const edit = page.getByRole('dialog', { name: 'Editar conexão' });
-    await expect.poll(() => edit.getByLabel('Nome', { exact: true }).inputValue()).toBe(name);
+    await expect.poll(() => edit.getByLabel('Nome', { exact: true }).inputValue(), { timeout: 15_000 }).toBe(name);
     expect(await edit.getByRole('combobox', { name: 'Provedor' }).inputValue()).toBe('sandbox');
     await edit.getByText('Já existe um token; deixe em branco para mantê-lo.').waitFor();
     await edit.getByLabel('Nome', { exact: true }).fill(renamed);
@@ -151,8 +151,15 @@ describe('connections page', () => {
     await expect.poll(() => renamedRow.getAttribute('data-status'), { timeout: 30_000 }).toBe('qrcode');
     // The drawer stayed closed after the phone-size screenshots: the badge is there, not visible.
     await page.getByTestId('connections-badge').waitFor({ state: 'attached', timeout: 10_000 });
+    // The QR dialog on a phone-sized screen, closed again by the scan.
+    await page.setViewportSize(NARROW);
+    await renamedRow.getByRole('button', { name: 'QR CODE' }).click();
+    await qr.getByTestId('qr-code').waitFor({ timeout: 15_000 });
+    await screenshot(page, 'connection-qr-light-narrow');
     expect((await scan(id)).status).toBe(200);
+    await qr.waitFor({ state: 'detached', timeout: 20_000 });
     await expect.poll(() => renamedRow.getAttribute('data-status'), { timeout: 20_000 }).toBe('CONNECTED');
+    await page.setViewportSize(WIDE);
 
     // The users dialog lists the connection as a default connection, and keeps it once saved.
     const adminName = t.admin.user.name as string;
@@ -160,12 +167,12 @@ describe('connections page', () => {
     await page.getByRole('button', { name: `Editar ${adminName}` }).click();
     const userDialog = page.getByRole('dialog', { name: 'Editar usuário' });
     const defaultConnection = userDialog.getByRole('combobox', { name: 'Conexão padrão' });
-    await expect.poll(() => defaultConnection.isEnabled()).toBe(true);
+    await expect.poll(() => defaultConnection.isEnabled(), { timeout: 15_000 }).toBe(true);
     await defaultConnection.selectOption({ label: renamed });
     await userDialog.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Usuário salvo com sucesso.').waitFor();
     await page.getByRole('button', { name: `Editar ${adminName}` }).click();
-    await expect.poll(() => defaultConnection.inputValue()).toBe(String(id));
+    await expect.poll(() => defaultConnection.inputValue(), { timeout: 15_000 }).toBe(String(id));
     await userDialog.getByRole('button', { name: 'Cancelar' }).click();
     await page.goto(`${web()}/connections`);
     await renamedRow.waitFor();
@@ -185,7 +192,7 @@ describe('connections page', () => {
     await page.getByText('Deseja realmente excluir esse registro?').waitFor();
     await page.getByRole('button', { name: 'Confirmar' }).click();
     await page.getByText('Conexão excluída com sucesso.').waitFor();
-    await expect.poll(() => renamedRow.count()).toBe(0);
+    await expect.poll(() => renamedRow.count(), { timeout: 10_000 }).toBe(0);
     await ctx.close();
   }, 180_000);
 });

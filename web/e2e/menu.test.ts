@@ -52,7 +52,7 @@ describe('side menu visibility', () => {
     expect(await dialog.getByText('Filas').count()).toBe(0);
     await dialog.getByLabel('Nome', { exact: true }).fill('Agente Um Editado');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await expect.poll(() => page.getByTestId('greeting').textContent()).toContain('Agente Um Editado');
+    await expect.poll(() => page.getByTestId('greeting').textContent(), { timeout: 10_000 }).toContain('Agente Um Editado');
     await ctx.close();
   });
 

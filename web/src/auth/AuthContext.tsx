@@ -75,7 +75,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     });
     const offUser = realtime.on(companyEvent(user.companyId, 'user'), (data) => {
       if (data?.action === 'update' && data.user?.id === user.id)
-        setUser((u) => (u ? { ...u, ...data.user, company: data.user.company ?? u.company } : u));
+        // A presence event read before an edit can arrive after it: it must not put the old values back.
+        setUser((u) =>
+          u && !(data.user.updatedAt && u.updatedAt && data.user.updatedAt < u.updatedAt)
+            ? { ...u, ...data.user, company: data.user.company ?? u.company }
+            : u,
+        );
     });
     return () => {
       offAuth();
