@@ -110,6 +110,21 @@ describe('session host leases', () => {
     expect([...providers.beta.live(), ...providers.sandbox.live()]).toHaveLength(4);
   });
 
+  it('does not keep handing shards to a task that announces itself but never takes them', async () => {
+    const { backend, start } = setup(2);
+    const a = await start('a');
+    await waitFor(() => a.ownedShards().length === 2);
+    // A live-looking task that takes nothing.
+    backend.leases.tasks.set('ghost', Date.now() + 60_000);
+    const released: number[] = [];
+    const release = backend.leases.release.bind(backend.leases);
+    backend.leases.release = async (shard, owner) => (released.push(shard), release(shard, owner));
+    await new Promise((r) => setTimeout(r, LEASE_MS * 2.5));
+    // One handover, taken back after a few scans, then a pause instead of a loop.
+    expect(released).toEqual([1]);
+    expect(a.ownedShards()).toEqual([0, 1]);
+  });
+
   it('a task that dies (no renewal, no release) loses its shards after the lease time', async () => {
     const { backend, start } = setup();
     const a = await start('a');

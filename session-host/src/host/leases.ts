@@ -29,6 +29,10 @@ export class LeaseKeeper {
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private stopped = false;
+  /** The shard last handed over, until another task is seen holding it. */
+  private handover?: { shard: number; at: number };
+  /** No more handovers before this time (one was not taken up: the other task may be unable to). */
+  private rebalanceAfter = 0;
   private readonly now: () => number;
 
   constructor(private readonly o: LeaseKeeperOptions) {
@@ -78,6 +82,17 @@ export class LeaseKeeper {
       tasks.add(l.owner); // an owner with a valid lease is alive even if its announcement lapsed
     }
     const fair = Math.ceil(shards / tasks.size);
+    if (this.handover) {
+      const l = leases.find((x) => x.shard === this.handover!.shard);
+      if (l && l.owner !== taskId && l.expiresAt > now) this.handover = undefined;
+      else if (now - this.handover.at > this.o.tickMs * 2.5) {
+        // Nobody took it (and it is about to be taken back): a task that announces itself but does
+        // not take shards must not make this one drop sessions over and over.
+        log.warn({ shard: this.handover.shard }, 'handed-over shard not taken; pausing handovers');
+        this.rebalanceAfter = now + leaseMs * 4;
+        this.handover = undefined;
+      }
+    }
     const free = all.filter((s) => !taken.has(s) && !this.owned.has(s));
     for (const s of all) this.freeScans.set(s, free.includes(s) ? (this.freeScans.get(s) ?? 0) + 1 : 0);
 
@@ -96,8 +111,9 @@ export class LeaseKeeper {
 
     // Hand one shard over when another live task is below its share (one per scan: no stampede).
     const starving = [...tasks].some((t) => t !== taskId && (held.get(t) ?? 0) < fair);
-    if (this.owned.size > fair && starving) {
+    if (this.owned.size > fair && starving && !this.handover && now >= this.rebalanceAfter) {
       const shard = Math.max(...this.owned.keys());
+      this.handover = { shard, at: now };
       log.info({ shard, fair, owned: this.owned.size }, 'giving a shard to another task');
       await this.giveUp(shard, 'rebalance');
     }
