@@ -93,6 +93,17 @@ export const routes: RouteDef[] = [
   r('POST', '/messages/{ticketId}', 'messages', { maxBodyBytes: 6 * 1024 * 1024 }),
   r('POST', '/messages/retry/{messageId}', 'messages'),
 
+  // tickets (issue 4)
+  r('GET', '/tickets', 'tickets'),
+  r('GET', '/tickets/u/{uuid}', 'tickets'),
+  r('GET', '/tickets/{id}', 'tickets'),
+  r('POST', '/tickets', 'tickets'),
+  r('PUT', '/tickets/{id}', 'tickets'),
+  r('DELETE', '/tickets/{id}', 'tickets', { admin: true }),
+  r('POST', '/ticket-notes', 'ticketNotes'),
+  r('GET', '/ticket-notes/list', 'ticketNotes'),
+  r('DELETE', '/ticket-notes/{id}', 'ticketNotes'),
+
   // external API (connection token)
   r('POST', '/api/messages/send', 'externalApi', { auth: 'connectionToken', maxBodyBytes: 6 * 1024 * 1024 }),
 

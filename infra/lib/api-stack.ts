@@ -44,6 +44,8 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   // Sending stores media and hands the message to the session host.
   messages: { media: 'readwrite', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
   externalApi: { media: 'readwrite', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
+  // Ticket changes send automated messages (greeting, transfer, rating) and read receipts.
+  tickets: { media: 'read', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
 };
 
 const DEFAULT_SEND = ['realtime'];

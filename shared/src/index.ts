@@ -11,3 +11,5 @@ export * from './entities.js';
 export * from './visibility.js';
 export * from './whatsapp.js';
 export * from './schemas/connections.js';
+export * from './schemas/tickets.js';
+export * from './variables.js';

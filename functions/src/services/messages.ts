@@ -3,7 +3,7 @@ import { getItem, queryAll, transact, tx, updateItem, isConditionFailure } from 
 import { pad } from '../core/keys.js';
 import { readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
-import { ticketIndexKeys, ticketKey, type TicketItem } from './tickets.js';
+import { ticketGuard, ticketIndexKeys, ticketKey, type TicketItem } from './tickets.js';
 import { toApiContact, type ContactItem } from './contacts.js';
 
 export interface QuotedSnapshot {
@@ -128,8 +128,10 @@ export async function storeMessage(ticket: TicketItem, msg: NewMessage): Promise
       createdAt: msg.createdAt,
       updatedAt: now,
     };
+    const guard = ticketGuard(current);
     const next: TicketItem = {
       ...current,
+      wv: guard.wv,
       lastSeq: seq,
       lastMessage: listBody(msg.body, msg.mediaType),
       unreadMessages: current.unreadMessages + (msg.unread ? 1 : 0),
@@ -141,7 +143,8 @@ export async function storeMessage(ticket: TicketItem, msg: NewMessage): Promise
         [
           tx.putUnique({ ...messagePointer(companyId, msg.id, current.whatsappId), entity: 'messagePointer', ticketId: current.id, sk: message.SK }),
           tx.put(message, 'attribute_not_exists(PK)'),
-          tx.put(next, 'attribute_exists(PK) AND lastSeq = :seq', { ':seq': current.lastSeq }),
+          // Conditional on the version read: a status change committed meanwhile is never overwritten.
+          tx.put(next, guard.condition, guard.values),
         ],
         (i) => (i === 0 ? new Duplicate() : new Contention()),
       );

@@ -36,6 +36,17 @@ export interface TicketItem {
   queuedAt: string | null;
   startedAt: string | null;
   finishedAt: string | null;
+  /** Close with rating (server-behaviour §6): a 1-3 reply before this instant records the rating. */
+  awaitingRatingUntil?: string | null;
+  rating?: number | null;
+  ratingAt?: string | null;
+  /** The agent the rating is for (the ticket's agent at close). */
+  ratingUserId?: number | null;
+  /**
+   * Write version: every write of the whole item bumps it and is conditional on the version read
+   * (`ticketGuard`), so a message stored at the same time never overwrites a status change.
+   */
+  wv?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -60,6 +71,17 @@ export function ticketIndexKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status
     GSI3PK: `C#${t.companyId}#TKQ#${t.queueId ?? 0}#${t.status}`,
     GSI3SK: sk,
   };
+}
+
+/**
+ * The condition of a whole-item write of `current`'s next version: the item must still be the one
+ * read (same message sequence and write version). Items written before `wv` existed have none.
+ */
+export function ticketGuard(current: Pick<TicketItem, 'lastSeq' | 'wv'>): { condition: string; values: Record<string, unknown>; wv: number } {
+  if (current.wv === undefined) {
+    return { condition: 'attribute_exists(PK) AND lastSeq = :gseq AND attribute_not_exists(wv)', values: { ':gseq': current.lastSeq }, wv: 1 };
+  }
+  return { condition: 'attribute_exists(PK) AND lastSeq = :gseq AND wv = :gwv', values: { ':gseq': current.lastSeq, ':gwv': current.wv }, wv: current.wv + 1 };
 }
 
 export async function getTicketItem(companyId: number, id: number): Promise<TicketItem> {
@@ -97,13 +119,14 @@ export async function findOrCreateTicket(
     if (cur && cur.status === 'closed' && cur.closedAt && now - Date.parse(cur.closedAt) < TWO_HOURS_MS) {
       const ticket = await getItem<TicketItem>(ticketKey(companyId, cur.ticketId), true);
       if (ticket) {
-        const next: TicketItem = { ...ticket, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, updatedAt: iso };
+        const guard = ticketGuard(ticket);
+        const next: TicketItem = { ...ticket, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv };
         Object.assign(next, ticketIndexKeys(next));
         try {
           await transact(
             [
               tx.update(marker, 'SET #s = :p REMOVE closedAt', { ':p': 'pending', ':c': 'closed', ':t': ticket.id }, '#s = :c AND ticketId = :t', { '#s': 'status' }),
-              tx.put(next, 'attribute_exists(PK) AND #s = :c', { ':c': 'closed' }),
+              { Put: { TableName: process.env.TABLE_NAME!, Item: next, ConditionExpression: `${guard.condition} AND #s = :c`, ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ...guard.values, ':c': 'closed' } } },
             ],
             () => new RaceLost(),
           );
@@ -139,6 +162,7 @@ export async function findOrCreateTicket(
       queuedAt: iso,
       startedAt: null,
       finishedAt: null,
+      wv: 0,
       createdAt: iso,
       updatedAt: iso,
     };

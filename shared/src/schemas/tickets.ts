@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { boolish, optionalId } from '../validation.js';
+
+export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
+export type TicketStatusValue = (typeof TICKET_STATUSES)[number];
+export const TICKETS_PAGE = 40;
+
+export const SELECT_QUEUE = 'Selecione uma fila';
+export const CLOSE_NOT_YOURS = 'Para encerrar esse atendimento, transfira o atendimento pra você';
+
+const status = z.enum(TICKET_STATUSES, { error: 'Valor inválido' });
+
+/** A list given as JSON (`[1,2]`), comma separated text or an array; empty means "no filter". */
+const listOf = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => {
+    if (v === undefined || v === null || v === '') return undefined;
+    if (typeof v === 'string') {
+      try {
+        const parsed = JSON.parse(v);
+        return Array.isArray(parsed) ? parsed : [parsed];
+      } catch {
+        return v.split(',').map((s) => s.trim()).filter(Boolean);
+      }
+    }
+    return v;
+  }, z.array(item, { error: 'Valor inválido' }).optional());
+const ids = () => listOf(z.coerce.number({ error: 'Valor inválido' }).int({ error: 'Valor inválido' }).min(0, { error: 'Valor inválido' }));
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}/, { error: 'Valor inválido' }).transform((s) => s.slice(0, 10));
+const flag = () => boolish().optional();
+
+export const ticketListQuerySchema = z.object({
+  searchParam: z.string().optional(),
+  pageNumber: z.coerce.number({ error: 'Valor inválido' }).int({ error: 'Valor inválido' }).min(1, { error: 'Valor inválido' }).optional(),
+  /** Opaque cursor of the next page (`nextCursor` of the previous answer). */
+  cursor: z.string().optional(),
+  tags: ids(),
+  users: ids(),
+  status: status.optional(),
+  date: day.optional(),
+  updatedAt: day.optional(),
+  showAll: flag(),
+  queueIds: ids(),
+  withUnreadMessages: flag(),
+  statusFilter: listOf(status),
+  isUseStatusFilter: flag(),
+  tagsContact: ids(),
+  /** Our own: the open tab's sub-tabs ('me' = assigned to me, 'others' = everyone else's). */
+  assigned: z.enum(['me', 'others'], { error: 'Valor inválido' }).optional(),
+});
+export type TicketListQuery = z.output<typeof ticketListQuerySchema>;
+
+export const createTicketSchema = z.object({
+  contactId: z.coerce.number({ error: 'Required' }).int().positive({ error: 'Required' }),
+  queueId: optionalId().optional(),
+  whatsappId: optionalId().optional(),
+  userId: optionalId().optional(),
+  status: status.optional(),
+});
+
+export const updateTicketSchema = z.object({
+  status: status.optional(),
+  userId: optionalId().optional(),
+  queueId: optionalId().optional(),
+  whatsappId: optionalId().optional(),
+  useIntegration: flag(),
+  promptId: optionalId().optional(),
+  integrationId: optionalId().optional(),
+  isJustFinish: flag(),
+  /** `0` marks the ticket read (the agent opened it). */
+  unreadMessages: z.coerce.number({ error: 'Valor inválido' }).int().refine((n) => n === 0, { error: 'Valor inválido' }).optional(),
+});
+export type UpdateTicketInput = z.output<typeof updateTicketSchema>;
+
+export const ticketNoteSchema = z.object({
+  note: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string({ error: 'Required' }).min(1, { error: 'Required' }).min(2, { error: 'Too Short!' }).max(5000, { error: 'Too Long!' })),
+  ticketId: z.coerce.number({ error: 'Required' }).int().positive({ error: 'Required' }),
+  contactId: z.coerce.number({ error: 'Required' }).int().positive({ error: 'Required' }),
+});
+export const ticketNoteListSchema = ticketNoteSchema.pick({ ticketId: true, contactId: true });
