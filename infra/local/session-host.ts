@@ -86,8 +86,8 @@ export function sessionHostProcess(opts: { env: Record<string, string>; port: nu
     if (!proc) return;
     child = undefined; // an exit from now on is expected
     proc.kill('SIGTERM');
-    // main.ts gives itself 25 s; beyond that something is stuck.
-    const kill = setTimeout(() => proc.kill('SIGKILL'), 30_000);
+    // main.ts gives itself 45 s; beyond that something is stuck.
+    const kill = setTimeout(() => proc.kill('SIGKILL'), 50_000);
     await exited;
     clearTimeout(kill);
     opts.log('session-host', `stopped (${proc.signalCode ?? `exit ${proc.exitCode}`})`);

@@ -34,11 +34,12 @@ async function main() {
     if (exiting) return;
     exiting = true;
     log.info({ signal }, 'shutting down');
-    // ECS waits stopTimeout (30 s by default) before SIGKILL; leave room to close and release.
+    // ECS waits stopTimeout (60 s in the sessions stack) before SIGKILL; a stop normally takes a
+    // few seconds (the last long poll), at worst the host's own bounded waits.
     const force = setTimeout(() => {
       log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 25_000);
+    }, 45_000);
     force.unref();
     host.stop().then(
       () => process.exit(0),

@@ -38,6 +38,8 @@ const VISIBILITY_SECONDS = 60;
 const HEARTBEAT_MS = 20_000;
 /** How long a stopping shard waits for commands already being handled. */
 const DRAIN_MS = 15_000;
+/** How long a session's stop waits for the connection's current work before it goes ahead. */
+const STOP_WAIT_MS = 5_000;
 
 /**
  * A shard this task holds: its connections' sessions and the consumer of its command queue.
@@ -112,9 +114,12 @@ export class ShardRunner {
     const drained = Promise.allSettled([...this.inFlight]);
     await Promise.race([drained, new Promise((r) => setTimeout(r, DRAIN_MS).unref())]);
     await Promise.all(
-      [...this.slots.values()].map((slot) =>
-        slot.run(() => this.stopSession(slot, 'handover')).catch((err) => this.log.warn({ connectionId: slot.connectionId, err: errorText(err) }, 'stop failed')),
-      ),
+      [...this.slots.values()].map((slot) => {
+        // In turn after the connection's current work, unless that work hangs: the lease must go.
+        const inTurn = slot.run(() => this.stopSession(slot, 'handover'));
+        const overdue = new Promise<void>((r) => setTimeout(r, STOP_WAIT_MS).unref()).then(() => this.stopSession(slot, 'handover'));
+        return Promise.race([inTurn, overdue]).catch((err) => this.log.warn({ connectionId: slot.connectionId, err: errorText(err) }, 'stop failed'));
+      }),
     );
     this.log.info('shard stopped');
   }
