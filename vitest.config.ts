@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /*
- * Three projects (issue 2 §8): `unit` (pure code), `cdk` (synthesised templates, slow but offline)
- * and `stack` (integration and browser tests against ONE local stack started by the globalSetup).
+ * Projects (issue 2 §8): `unit` (pure code), `cdk` (synthesised templates, slow but offline),
+ * `stack` (integration and browser tests against ONE local stack started by the globalSetup) and
+ * `stack-disruptive` (tests that stop the stack's session host, alone and last).
  * The CI machine has 2 cores: two workers overall, generous timeouts for the stack and CDK.
  */
 export default defineConfig({
@@ -30,11 +31,27 @@ export default defineConfig({
           name: 'stack',
           environment: 'node',
           include: ['functions/test/integration/**/*.test.ts', 'web/e2e/**/*.test.ts', 'infra/test/local/**/*.test.ts', 'session-host/test/integration/**/*.test.ts'],
+          exclude: ['**/*.disruptive.test.ts', '**/node_modules/**'],
           globalSetup: ['infra/test/local/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Retrying a stack test hides races instead of fixing them.
           retry: 0,
+        },
+      },
+      {
+        // Tests that stop the stack's shared session host run alone, after every other group, on
+        // a stack of their own: nobody else loses their WhatsApp sessions meanwhile.
+        test: {
+          name: 'stack-disruptive',
+          environment: 'node',
+          include: ['functions/test/integration/**/*.disruptive.test.ts', 'session-host/test/integration/**/*.disruptive.test.ts'],
+          globalSetup: ['infra/test/local/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          retry: 0,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

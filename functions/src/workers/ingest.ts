@@ -1,4 +1,4 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ACK, inboundEventSchema, type InboundEvent, type Peer } from '@balcao/shared';
 import { getItem, updateItem, isConditionFailure } from '../core/db.js';
 import { log } from '../core/log.js';
@@ -143,18 +143,22 @@ export async function handleEvent(e: InboundEvent): Promise<void> {
 /**
  * The ingest worker (DESIGN §6): idempotent on the WhatsApp id. The queue is FIFO grouped per chat:
  * once a record fails, the later records of the same group in the batch fail too, so a later
- * message of a chat never overtakes an earlier one, while other chats go on. Unreadable or invalid
+ * message of a chat never overtakes an earlier one, while other chats go on (concurrently). Unreadable or invalid
  * events fail every time, so after `maxReceiveCount` they land in the dead-letter queue (alarmed).
  */
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  const failedGroups = new Set<string>();
+  // Chats are independent: each chat's records run in order, different chats run side by side.
+  const groups = new Map<string, SQSRecord[]>();
   for (const record of event.Records) {
     const group = record.attributes?.MessageGroupId ?? '';
-    if (failedGroups.has(group)) {
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-      continue;
-    }
+    groups.set(group, [...(groups.get(group) ?? []), record]);
+  }
+  const failures = await Promise.all([...groups.values()].map(processGroup));
+  return { batchItemFailures: failures.flat().map((itemIdentifier) => ({ itemIdentifier })) };
+}
+
+async function processGroup(records: SQSRecord[]): Promise<string[]> {
+  for (const [index, record] of records.entries()) {
     try {
       let body: unknown;
       try {
@@ -169,11 +173,11 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
       const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
       if (err instanceof PoisonEvent) log.error({ messageId: record.messageId, receives, reason: err.message }, 'invalid inbound event (goes to the DLQ)');
       else log.error({ err, messageId: record.messageId, receives }, 'inbound event failed; will be retried');
-      failedGroups.add(group);
-      batchItemFailures.push({ itemIdentifier: record.messageId });
+      // This record and the later ones of its chat come back; earlier ones are done.
+      return records.slice(index).map((r) => r.messageId);
     }
   }
-  return { batchItemFailures };
+  return [];
 }
 
 class PoisonEvent extends Error {}

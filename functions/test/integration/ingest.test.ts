@@ -116,12 +116,12 @@ describe('ingest worker (through the inbound FIFO queue)', () => {
     const tickets = await until(async () => {
       const list = await ticketsOf(t.companyId);
       return list.length === 20 && list.every((x) => x.lastSeq === 10) ? list : undefined;
-    }, '20 tickets with 10 messages', 60_000);
+    }, '20 tickets with 10 messages', 110_000);
     for (const ticket of tickets.slice(0, 5)) {
       const page = await t.admin.get(`/messages/${ticket.id}`);
       expect(page.body.messages.map((m: { body: string }) => m.body)).toEqual(Array.from({ length: 10 }, (_, i) => `msg ${i}`));
     }
-  });
+  }, 120_000);
 
   it('acks only rise; edits, deletes and reactions update the message', async () => {
     const t = await setup();

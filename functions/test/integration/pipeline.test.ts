@@ -1,46 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { endpoints, socket, tenant, uniq } from './client.js';
-
-/** The simulated phones (issue 3 §3), as a test or a person drives them. */
-const sandbox = async <T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
-  const res = await fetch(`${endpoints().sandboxUrl}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-};
-
-async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v as T;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** A tenant with a sandbox connection scanned and CONNECTED. */
-async function connected(planOverrides: Record<string, unknown> = {}) {
-  const t = await tenant(planOverrides);
-  const ws = await socket(t.adminToken);
-  const created = await t.admin.post('/whatsapp', { name: uniq('Loja '), provider: 'sandbox' });
-  expect(created.status).toBe(201);
-  const id = created.body.id as number;
-  const qr = await ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === id && d.session.status === 'qrcode' && d.session.qrcode, 20_000);
-  expect(qr.data.session.qrcode.length).toBeGreaterThan(10);
-  expect((await sandbox('POST', `/connections/${id}/scan`)).status).toBeLessThan(300);
-  const up = await ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === id && d.session.status === 'CONNECTED', 20_000);
-  expect(up.data.session.number).toMatch(/^\d{10,15}$/);
-  return { ...t, ws, connectionId: id, number: up.data.session.number as string };
-}
-
-async function ticketOf(t: Awaited<ReturnType<typeof connected>>, number: string) {
-  const frame = await t.ws.waitFor(`company-${t.companyId}-ticket`, (d) => d.ticket.contact?.number === number, 20_000);
-  return frame.data.ticket as { id: number; status: string; unreadMessages: number };
-}
+import { endpoints, uniq } from './client.js';
+import { connected, sandbox, ticketOf, until } from './pipeline-helpers.js';
 
 describe('the message pipeline through the sandbox', () => {
   it('connects, receives a customer message live, and the reply reaches the phone with rising acks', async () => {
@@ -96,26 +56,6 @@ describe('the message pipeline through the sandbox', () => {
     }, 'the retried message on the phone');
     t.ws.close();
   });
-
-  it('loses nothing when the session host stops while customers keep writing', async () => {
-    const t = await connected();
-    const customers = ['5511976540010', '5511976540011', '5511976540012'];
-    expect((await sandbox('POST', '/_local/session-host/stop')).status).toBeLessThan(300);
-    for (let i = 0; i < 5; i++) {
-      for (const c of customers) await sandbox('POST', `/connections/${t.connectionId}/messages`, { from: c, body: `mensagem ${i}` });
-    }
-    expect((await sandbox('POST', '/_local/session-host/start')).status).toBeLessThan(300);
-    for (const c of customers) {
-      const ticket = await until(async () => {
-        const frames = t.ws.frames.filter((f) => f.event === `company-${t.companyId}-ticket` && f.data.ticket.contact?.number === c);
-        const last = frames.at(-1)?.data.ticket;
-        return last && last.lastSeq === 5 ? last : undefined;
-      }, `five messages of ${c}`, 60_000);
-      const page = await t.admin.get(`/messages/${ticket.id}`);
-      expect(page.body.messages.map((m: { body: string }) => m.body)).toEqual(['mensagem 0', 'mensagem 1', 'mensagem 2', 'mensagem 3', 'mensagem 4']);
-    }
-    t.ws.close();
-  }, 120_000);
 
   it('shows messages typed on the linked phone as ours', async () => {
     const t = await connected();

@@ -38,7 +38,13 @@ describe('ticket routes', () => {
     expect((await w.admin.get('/tickets/abc')).status).toBe(404);
     expect((await w.admin.get('/tickets?status=nope')).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'status' });
     expect((await w.admin.get('/tickets?queueIds=[x]')).status).toBe(400);
-    expect((await w.admin.get('/tickets?searchParam=maria')).body).toMatchObject({ field: 'searchParam' });
+    // Search: name prefix (accents and case folded) or the exact number; visibility still applies.
+    const found = (r: { body: { tickets: { id: number }[] } }) => r.body.tickets.map((x) => x.id);
+    expect(found(await w.admin.get('/tickets?searchParam=m%C3%A1ria'))).toEqual([c.ticketId]);
+    expect(found(await w.admin.get(`/tickets?searchParam=${c.number}`))).toEqual([c.ticketId]);
+    expect(found(await w.admin.get('/tickets?searchParam=souza%20x'))).toEqual([]);
+    expect(found(await w.admin.get('/tickets?searchParam=maria&status=closed'))).toEqual([]);
+    expect(found(await other.admin.get('/tickets?searchParam=maria'))).toEqual([]);
   });
 
   it('pages of 40, newest first, by cursor or pageNumber; filters by queue, unread and date', async () => {
@@ -188,8 +194,12 @@ describe('ticket lifecycle (server-behaviour §6)', () => {
     const c = await customer(w.companyId, w.connectionId, { name: 'Gil' });
     await w.admin.put(`/tickets/${c.ticketId}`, { status: 'pending', queueId: w.q1 });
     await a.api.put(`/tickets/${c.ticketId}`, { status: 'open', userId: a.id });
+    const ws = await socket(a.token);
     const toQueue = await a.api.put(`/tickets/${c.ticketId}`, { status: 'pending', queueId: w.q2, userId: null });
     expect(toQueue.status).toBe(200);
+    // Edu saw it before: his console hears the new state (and drops the ticket it may no longer see).
+    await ws.waitFor(`company-${w.companyId}-ticket`, (d) => d.ticket.id === c.ticketId && d.ticket.queueId === w.q2);
+    ws.close();
     expect(toQueue.body).toMatchObject({ status: 'pending', userId: null, queueId: w.q2 });
     expect((await bodies(w.admin, c.ticketId)).at(-1)).toMatch(/, seu atendimento foi transferido\. Departamento: Suporte\. Atendente: \.$/);
     // Edu no longer sees it (queue 2, not his).
