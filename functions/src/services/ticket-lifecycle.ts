@@ -49,16 +49,20 @@ function laterThan(prev: string): string {
 }
 
 /** The facts the fan-out checks (server-behaviour §14), plus the API shape of the ticket. */
-export async function publishTicketChange(ticket: TicketItem, action: 'update' | 'delete' = 'update') {
+export async function publishTicketChange(ticket: TicketItem, action: 'update' | 'delete' = 'update', before?: TicketItem) {
   const refs = await loadRefs(ticket.companyId, [ticket]);
   const view = toApiTicket(ticket, refs);
-  await publish({
+  const message = (t: TicketItem) => ({
     companyId: ticket.companyId,
     event: companyEvent(ticket.companyId, 'ticket'),
     data: action === 'delete' ? { action, ticketId: ticket.id, ticket: view } : { action, ticket: view },
-    audience: [{ kind: 'company' }],
-    ticket: { userId: ticket.userId, queueId: ticket.queueId, status: ticket.status, isGroup: ticket.isGroup },
+    audience: [{ kind: 'company' as const }],
+    ticket: { userId: t.userId, queueId: t.queueId, status: t.status, isGroup: t.isGroup },
   });
+  const moved = before && (before.userId !== ticket.userId || before.queueId !== ticket.queueId || before.status !== ticket.status);
+  // Those who saw the ticket before the change get the new state too, so their consoles drop a
+  // ticket they may no longer see (the client applies canSeeTicket to it); order does not matter.
+  await publish(moved ? [message(ticket), message(before)] : message(ticket));
 }
 
 /** Who holds the chat's non-closed ticket: the answer of ERR_OTHER_OPEN_TICKET. */
@@ -261,7 +265,7 @@ export async function updateTicket(identity: Identity, ticketId: number, input: 
       }
       throw err;
     }
-    await publishTicketChange(saved);
+    await publishTicketChange(saved, 'update', current);
     const after = await afterUpdate(identity, current, saved, plan, data);
     if (data.unreadMessages === 0) return markRead(after);
     return after;

@@ -1,11 +1,13 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { AppError, TICKETS_PAGE, canSeeTicket, isAdminProfile, parseOrThrow, ticketListQuerySchema, type TicketListQuery, type TicketStatusValue } from '@balcao/shared';
+import { TICKETS_PAGE, canSeeTicket, isAdminProfile, parseOrThrow, ticketListQuerySchema, type TicketListQuery, type TicketStatusValue } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { batchGet } from '../core/db.js';
+import { batchGet, getItem, queryAll } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
-import { contactKey, type ContactItem } from './contacts.js';
+import { contactKey, fold, numberMarker, type ContactItem } from './contacts.js';
+import { currentMarker, ticketKey } from './tickets.js';
 import type { TicketItem } from './tickets.js';
+import type { ConnectionItem } from './connections.js';
 import { toApiTickets } from './ticket-view.js';
 
 type Index = 'GSI1' | 'GSI2' | 'GSI3';
@@ -121,10 +123,6 @@ const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_40
  */
 export async function listTickets(identity: Identity, query: Record<string, string | undefined>) {
   const q = parseOrThrow(ticketListQuerySchema, query);
-  if (q.searchParam?.trim()) {
-    // Name, number and message-text search needs its own index (left for the next step).
-    throw new AppError(400, 'ERR_VALIDATION', { message: 'Busca por texto ainda não disponível', fields: [{ field: 'searchParam', message: 'Busca por texto ainda não disponível' }] });
-  }
   const statuses: TicketStatusValue[] =
     q.isUseStatusFilter && q.statusFilter?.length ? [...new Set(q.statusFilter)] : q.status ? [q.status] : q.statusFilter?.length ? [...new Set(q.statusFilter)] : ['pending', 'open'];
   const pageNumber = q.cursor ? 1 : q.pageNumber ?? 1;
@@ -148,6 +146,8 @@ export async function listTickets(identity: Identity, query: Record<string, stri
     if (q.date && !t.createdAt.startsWith(q.date)) return false;
     return true;
   };
+
+  if (q.searchParam?.trim()) return searchTickets(identity, q, statuses, pass, skip);
 
   const accepted: TicketItem[] = [];
   const ids = new Set<number>();
@@ -198,5 +198,49 @@ export async function listTickets(identity: Identity, query: Record<string, stri
     count: skip + page.length,
     hasMore,
     nextCursor: hasMore && last ? last.GSI1SK : null,
+  };
+}
+
+/** Contacts read for one search: a prefix that matches more is narrowed by typing more. */
+const SEARCH_CONTACTS = 200;
+
+/**
+ * `searchParam` (first step): contacts whose name starts with the text (accents and case folded,
+ * the contacts' alphabetical index) or whose number is exactly the digits typed (the number
+ * marker); then each chat's current ticket on every connection (the chat markers). Partial numbers,
+ * words inside names and message text need a search index: not done yet.
+ */
+async function searchTickets(identity: Identity, q: TicketListQuery, statuses: TicketStatusValue[], pass: (t: TicketItem) => boolean, skip: number) {
+  const cid = identity.companyId;
+  const term = q.searchParam!.trim();
+  const digits = term.replace(/\D/g, '');
+  const contactIds = new Set<number>();
+  if (/^[\d\s()+.-]+$/.test(term) && digits.length >= 3) {
+    const m = await getItem<{ contactId: number }>(numberMarker(cid, digits));
+    if (m) contactIds.add(m.contactId);
+  } else {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: env.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :p)',
+        ExpressionAttributeValues: { ':pk': `C#${cid}#CONTACTS`, ':p': fold(term) },
+        Limit: SEARCH_CONTACTS,
+      }),
+    );
+    for (const c of (out.Items ?? []) as ContactItem[]) contactIds.add(c.id);
+  }
+  const connections = contactIds.size ? await queryAll<ConnectionItem>(`C#${cid}`, 'WAPP#') : [];
+  const markers = await batchGet<{ ticketId: number }>([...contactIds].flatMap((ct) => connections.map((w) => currentMarker(cid, w.id, ct))));
+  const found = await batchGet<TicketItem>([...new Set(markers.map((m) => m.ticketId))].map((id) => ticketKey(cid, id)));
+  let matches = found.filter((t) => statuses.includes(t.status) && pass(t)).sort((a, b) => (a.GSI1SK < b.GSI1SK ? 1 : -1));
+  if (q.cursor) matches = matches.filter((t) => t.GSI1SK < q.cursor!);
+  const page = matches.slice(skip, skip + TICKETS_PAGE);
+  const hasMore = matches.length > skip + TICKETS_PAGE;
+  return {
+    tickets: await toApiTickets(cid, page),
+    count: matches.length,
+    hasMore,
+    nextCursor: hasMore && page.length ? page[page.length - 1].GSI1SK : null,
   };
 }
