@@ -14,6 +14,7 @@ describe('ticket visibility (§14)', () => {
   let n3: Awaited<ReturnType<typeof member>>;
   let allT: Awaited<ReturnType<typeof member>>;
   const T: Record<string, number> = {};
+  const numbers: Record<string, string> = {};
 
   beforeAll(async () => {
     w = await world();
@@ -36,6 +37,7 @@ describe('ticket visibility (§14)', () => {
     const eOpen = await w.admin.post('/tickets', { contactId: e.contactId, queueId: w.q2, status: 'open' });
     const fOpen = await w.admin.post('/tickets', { contactId: f.contactId, status: 'open' });
     expect([eOpen.status, fOpen.status]).toEqual([201, 201]);
+    Object.assign(numbers, { A: a.number, B: b.number, C: c.number });
     Object.assign(T, { A: a.ticketId, B: b.ticketId, C: c.ticketId, D: dOpen.body.id, E: eOpen.body.id, F: fOpen.body.id });
   }, 120_000);
 
@@ -73,6 +75,14 @@ describe('ticket visibility (§14)', () => {
     expect(await list(w.admin, 'isUseStatusFilter=true&statusFilter=["pending","open"]&showAll=true')).toEqual(sorted('A', 'B', 'C', 'D', 'E', 'F'));
     expect(await list(n2.api, 'isUseStatusFilter=true&statusFilter=["pending","open"]&showAll=true')).toEqual(sorted('A', 'D'));
     expect(await list(w.admin, 'status=pending&withUnreadMessages=true')).toEqual(sorted('A', 'B'));
+  });
+
+  it('search follows the same rule', async () => {
+    expect(await list(w.admin, `searchParam=${numbers.B}`)).toEqual(sorted('B'));
+    expect(await list(n1.api, `searchParam=${numbers.B}`)).toEqual([]);
+    expect(await list(n1.api, `searchParam=${numbers.A}`)).toEqual(sorted('A'));
+    expect(await list(allT.api, `searchParam=${numbers.C}`)).toEqual(sorted('C'));
+    expect(await list(allT.api, `searchParam=${numbers.A}`)).toEqual([]);
   });
 
   it('single reads', async () => {
