@@ -242,6 +242,11 @@ const en: Catalogue = {
     step2: 'Tap More options ⋮ or Settings ⚙.',
     step3: 'Tap Linked devices, then Link a device.',
     step4: 'Point your phone at this screen to scan the code.',
+    pairingWaiting: 'Waiting for the pairing code...',
+    pairingLink: 'Link with phone number instead',
+    pairingNumber: 'WhatsApp number (with country and area code)',
+    pairingSubmit: 'Get code',
+    invalidNumber: 'Invalid number',
     pairingStep: 'On the phone, choose Link with phone number instead and type this code.',
   },
   settings: {

@@ -242,6 +242,11 @@ const es: Catalogue = {
     step2: 'Toque Más opciones ⋮ o Ajustes ⚙.',
     step3: 'Toque Dispositivos vinculados y luego Vincular un dispositivo.',
     step4: 'Apunte el teléfono a esta pantalla para escanear el código.',
+    pairingWaiting: 'Esperando el código de vinculación...',
+    pairingLink: 'Vincular con número de teléfono',
+    pairingNumber: 'Número de WhatsApp (con código de país y área)',
+    pairingSubmit: 'Obtener código',
+    invalidNumber: 'Número inválido',
     pairingStep: 'En el teléfono, elija Vincular con el número de teléfono y escriba este código.',
   },
   settings: {

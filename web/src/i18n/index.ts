@@ -33,6 +33,7 @@ MESSAGE_KEYS['Campo obrigatório'] = 'validation.fieldRequired';
 // Field messages of the connections service (409 conflicts).
 MESSAGE_KEYS['Já existe uma conexão com esse nome'] = 'connections.nameTaken';
 MESSAGE_KEYS['Esse token já está em uso'] = 'connections.tokenTaken';
+MESSAGE_KEYS['Número inválido'] = 'connections.invalidNumber';
 
 export function translateMessage(message: string | undefined): string | undefined {
   if (!message) return message;

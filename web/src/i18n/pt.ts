@@ -243,6 +243,11 @@ const pt = {
     step2: 'Toque em Mais opções ⋮ ou em Configurações ⚙.',
     step3: 'Toque em Dispositivos conectados e depois em Conectar dispositivo.',
     step4: 'Aponte o celular para esta tela para ler o código.',
+    pairingWaiting: 'Aguardando o código de pareamento...',
+    pairingLink: 'Conectar com número de telefone',
+    pairingNumber: 'Número do WhatsApp (com código do país e DDD)',
+    pairingSubmit: 'Gerar código',
+    invalidNumber: 'Número inválido',
     pairingStep: 'No celular, escolha Conectar com número de telefone e digite este código.',
   },
   settings: {

@@ -132,8 +132,8 @@ export default function ConnectionDialog({
 }) {
   const { t } = useTranslation();
   const editing = connectionId !== null;
-  // The selects below are controlled (value={watch(...)}): the connection may load before their
-  // option lists, and an uncontrolled select would drop a value whose option is not there yet.
+  // The id selects below are Controllers (React owns their value): the connection may load before
+  // their option lists, and a select whose option is not there yet would lose the value.
   const [loading, setLoading] = useState(editing);
   const [current, setCurrent] = useState<Connection | null>(null);
   const [queues, setQueues] = useState<Queue[]>([]);
@@ -302,15 +302,28 @@ export default function ConnectionDialog({
                 </Text>
               )}
               <div className="form-grid align-end" style={{ marginTop: '0.9rem' }}>
-                <SelectField label={t('connections.transferQueue')} {...register('transferQueueId')}
-                  value={watch('transferQueueId')} hasError={!!err.transferQueueId} errorMessage={fieldError(err.transferQueueId)}>
-                  <option value="">{t('connections.noQueue')}</option>
-                  {queues.map((q) => (
-                    <option key={q.id} value={q.id}>
-                      {q.name}
-                    </option>
-                  ))}
-                </SelectField>
+                <Controller
+                  control={control}
+                  name="transferQueueId"
+                  render={({ field }) => (
+                    <SelectField
+                      label={t('connections.transferQueue')}
+                      name={field.name}
+                      value={field.value ?? ''}
+                      onChange={(e) => field.onChange(e.target.value)}
+                      onBlur={field.onBlur}
+                      hasError={!!err.transferQueueId}
+                      errorMessage={fieldError(err.transferQueueId)}
+                    >
+                      <option value="">{t('connections.noQueue')}</option>
+                      {queues.map((q) => (
+                        <option key={q.id} value={q.id}>
+                          {q.name}
+                        </option>
+                      ))}
+                    </SelectField>
+                  )}
+                />
                 {minutes('timeToTransfer', t('connections.timeToTransfer'))}
                 {minutes('expiresTicket', t('connections.expiresTicket'))}
                 {minutes('timeUseBotQueues', t('connections.timeUseBotQueues'))}
@@ -366,38 +379,54 @@ export default function ConnectionDialog({
                 </Text>
               )}
               <div className="form-grid" style={{ marginTop: '0.9rem' }}>
-                <SelectField
-                  label={t('connections.prompt')}
-                  {...register('promptId')}
-                  value={watch('promptId')}
-                  isDisabled={!prompts}
-                  descriptiveText={prompts ? undefined : t('connections.unavailable')}
-                  hasError={!!err.promptId}
-                  errorMessage={fieldError(err.promptId)}
-                >
-                  <option value="">{t('common.none')}</option>
-                  {(prompts ?? []).map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {p.name}
-                    </option>
-                  ))}
-                </SelectField>
-                <SelectField
-                  label={t('connections.integration')}
-                  {...register('integrationId')}
-                  value={watch('integrationId')}
-                  isDisabled={!integrations}
-                  descriptiveText={integrations ? undefined : t('connections.unavailable')}
-                  hasError={!!err.integrationId}
-                  errorMessage={fieldError(err.integrationId)}
-                >
-                  <option value="">{t('common.none')}</option>
-                  {(integrations ?? []).map((p) => (
-                    <option key={p.id} value={p.id}>
-                      {p.name}
-                    </option>
-                  ))}
-                </SelectField>
+                <Controller
+                  control={control}
+                  name="promptId"
+                  render={({ field }) => (
+                    <SelectField
+                      label={t('connections.prompt')}
+                      name={field.name}
+                      value={field.value ?? ''}
+                      onChange={(e) => field.onChange(e.target.value)}
+                      onBlur={field.onBlur}
+                      isDisabled={!prompts}
+                      descriptiveText={prompts ? undefined : t('connections.unavailable')}
+                      hasError={!!err.promptId}
+                      errorMessage={fieldError(err.promptId)}
+                    >
+                      <option value="">{t('common.none')}</option>
+                      {(prompts ?? []).map((p) => (
+                        <option key={p.id} value={p.id}>
+                          {p.name}
+                        </option>
+                      ))}
+                    </SelectField>
+                  )}
+                />
+                <Controller
+                  control={control}
+                  name="integrationId"
+                  render={({ field }) => (
+                    <SelectField
+                      label={t('connections.integration')}
+                      name={field.name}
+                      value={field.value ?? ''}
+                      onChange={(e) => field.onChange(e.target.value)}
+                      onBlur={field.onBlur}
+                      isDisabled={!integrations}
+                      descriptiveText={integrations ? undefined : t('connections.unavailable')}
+                      hasError={!!err.integrationId}
+                      errorMessage={fieldError(err.integrationId)}
+                    >
+                      <option value="">{t('common.none')}</option>
+                      {(integrations ?? []).map((p) => (
+                        <option key={p.id} value={p.id}>
+                          {p.name}
+                        </option>
+                      ))}
+                    </SelectField>
+                  )}
+                />
               </div>
             </fieldset>
 

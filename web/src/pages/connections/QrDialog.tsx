@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Flex, Loader, Text } from '@aws-amplify/ui-react';
+import { Button, Flex, Loader, Text, TextField } from '@aws-amplify/ui-react';
 import { QRCodeSVG } from 'qrcode.react';
 import type { Connection, SessionStatus } from '@balcao/shared';
 import { api } from '../../api/http';
+import { ApiError } from '../../api/http';
 import { toastError } from '../../api/errors';
+import { translateMessage } from '../../i18n';
 import { useAuth } from '../../auth/AuthContext';
 import { Modal } from '../../ui/Modal';
 import { toast } from '../../ui/toast';
@@ -27,6 +29,30 @@ export default function QrDialog({ connectionId, onClose }: { connectionId: numb
   // The list comes without QR codes: until the connection itself is read, an empty QR means nothing.
   const [loaded, setLoaded] = useState(false);
   const sawCode = useRef(false);
+  const [pairingOpen, setPairingOpen] = useState(false);
+  const [pairingNumber, setPairingNumber] = useState('');
+  const [pairingError, setPairingError] = useState<string | undefined>();
+  const [requesting, setRequesting] = useState(false);
+  /** Between the pairing request and the code, the empty QR of the restarting session is expected. */
+  const awaitingPairing = useRef(false);
+
+  // Link with a pairing code: the session starts over (its QR goes away) and reports PAIRING with the code.
+  const requestPairing = async () => {
+    setPairingError(undefined);
+    setRequesting(true);
+    try {
+      awaitingPairing.current = true;
+      // POST (start over): with a running session, the host's newQr keeps the QR mode and ignores the number.
+      await api.post(`/whatsappsession/${connectionId}`, { pairingNumber });
+    } catch (e) {
+      const field = e instanceof ApiError ? e.body.fields?.find((f) => f.field === 'pairingNumber') : undefined;
+      awaitingPairing.current = false;
+      if (field) setPairingError(translateMessage(field.message));
+      else toastError(e);
+    } finally {
+      setRequesting(false);
+    }
+  };
 
   useEffect(() => {
     let live = true;
@@ -50,6 +76,7 @@ export default function QrDialog({ connectionId, onClose }: { connectionId: numb
   const code = connection?.qrcode ?? '';
   const pairing = connection?.status === 'PAIRING';
   if (code) sawCode.current = true;
+  if (pairing && code) awaitingPairing.current = false;
 
   useEffect(() => {
     if (!loaded) return;
@@ -60,6 +87,9 @@ export default function QrDialog({ connectionId, onClose }: { connectionId: numb
     }
     // A QR that was shown and is now empty (scanned, expired, a new session), or a session that
     // stopped waiting for one (the QR limit: DISCONNECTED, TIMEOUT).
+    // While the session restarts for a pairing code, its passing states (no QR, a stopped old
+    // session) are expected.
+    if (awaitingPairing.current) return;
     if ((!code && sawCode.current) || !WAITING.includes(connection.status)) onClose();
   }, [loaded, connection?.status, code, !!connection]);
 
@@ -88,11 +118,44 @@ export default function QrDialog({ connectionId, onClose }: { connectionId: numb
               ) : (
                 <Flex direction="column" alignItems="center" justifyContent="center" gap="0.75rem" className="qr-waiting">
                   <Loader size="large" />
-                  <Text>{t('connections.qrWaiting')}</Text>
+                  <Text>{t(pairing || awaitingPairing.current ? 'connections.pairingWaiting' : 'connections.qrWaiting')}</Text>
                 </Flex>
               )}
             </div>
           </>
+        )}
+        {!pairing && (
+          <div className="pairing-request">
+            {pairingOpen ? (
+              <form
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void requestPairing();
+                }}
+              >
+                <Flex alignItems="flex-start" gap="0.5rem" wrap="wrap">
+                  <TextField
+                    flex="1 1 200px"
+                    label={t('connections.pairingNumber')}
+                    placeholder="55 11 91234-5678"
+                    inputMode="tel"
+                    autoComplete="tel"
+                    value={pairingNumber}
+                    onChange={(e) => setPairingNumber(e.target.value)}
+                    hasError={!!pairingError}
+                    errorMessage={pairingError}
+                  />
+                  <Button type="submit" marginTop="1.9rem" isLoading={requesting} isDisabled={!pairingNumber.trim()}>
+                    {t('connections.pairingSubmit')}
+                  </Button>
+                </Flex>
+              </form>
+            ) : (
+              <Button variation="link" size="small" onClick={() => setPairingOpen(true)}>
+                {t('connections.pairingLink')}
+              </Button>
+            )}
+          </div>
         )}
         <Flex justifyContent="flex-end" marginTop="1rem">
           <Button onClick={onClose}>{t('common.close')}</Button>

@@ -190,16 +190,29 @@ export default function UserDialog({
                   />
                 </fieldset>
                 <div className="form-grid">
-                  {/* Controlled: the user may load before the connections, and an uncontrolled select
-                      would drop a value whose option is not there yet (saving it as "none"). */}
-                  <SelectField label={t('users.whatsapp')} {...register('whatsappId')} value={watch('whatsappId') ?? ''} isDisabled={!connections}>
-                    <option value="">{t('users.noWhatsapp')}</option>
-                    {[...(connections ?? [])].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR')).map((c) => (
-                      <option key={c.id} value={c.id}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </SelectField>
+                  {/* Controlled by React alone (not through the DOM ref): the user may load before
+                      the connections, and a select whose option is not there yet would lose the value. */}
+                  <Controller
+                    control={control}
+                    name="whatsappId"
+                    render={({ field }) => (
+                      <SelectField
+                        label={t('users.whatsapp')}
+                        name={field.name}
+                        value={field.value == null ? '' : String(field.value)}
+                        onChange={(e) => field.onChange(e.target.value)}
+                        onBlur={field.onBlur}
+                        isDisabled={!connections}
+                      >
+                        <option value="">{t('users.noWhatsapp')}</option>
+                        {[...(connections ?? [])].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR')).map((c) => (
+                          <option key={c.id} value={c.id}>
+                            {c.name}
+                          </option>
+                        ))}
+                      </SelectField>
+                    )}
+                  />
                   <SelectField label={t('users.allTicket')} {...register('allTicket')}>
                     <option value="enabled">{t('common.enabled')}</option>
                     <option value="desabled">{t('common.disabled')}</option>
