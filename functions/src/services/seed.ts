@@ -1,4 +1,4 @@
-import { getItem } from '../core/db.js';
+import { getItem, putItem } from '../core/db.js';
 import { keys } from '../core/keys.js';
 import { listPlans, createPlan } from './plans.js';
 import { createCompany } from './companies.js';
@@ -19,36 +19,47 @@ export const DEMO_QUEUES = [
  * (active, due a year ahead) whose admin is the super user, default settings and three queues and a sandbox connection.
  * Idempotent: a second start finds the super user and changes nothing.
  */
+/** Seed steps are versioned so an older `.local/` gets the newer steps once, and never again. */
+const SEED_VERSION = 2;
+const seedMarker = { PK: 'SEED', SK: 'LOCAL' };
+
 export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number }> {
   const marker = await getItem<{ companyId: number; userId: number }>(keys.uniqueEmail(opts.adminEmail));
-  if (marker) {
-    const user = await getItem<UserItem>(keys.user(marker.companyId, marker.userId));
-    if (user) return { companyId: user.companyId, adminUserId: user.id };
+  const existing = marker ? await getItem<UserItem>(keys.user(marker.companyId, marker.userId)) : undefined;
+  let companyId: number;
+  let adminUserId: number;
+  if (existing) {
+    companyId = existing.companyId;
+    adminUserId = existing.id;
+  } else {
+    const plans = await listPlans();
+    const plan =
+      plans.find((p) => p.name === 'Plano 1') ??
+      (await createPlan({ name: 'Plano 1', users: 10, connections: 10, queues: 10, campaigns: 10, schedules: 200, value: 199.9 }));
+    const { company, admin } = await createCompany(
+      {
+        name: 'Empresa 1',
+        email: opts.adminEmail,
+        phone: '',
+        planId: plan.id,
+        status: true,
+        campaignsEnabled: true,
+        dueDate: new Date(Date.now() + 365 * DAY).toISOString(),
+        recurrence: 'MENSAL',
+      },
+      { adminPassword: opts.adminPassword, adminName: 'Admin', adminIsSuper: true },
+    );
+    companyId = company.id;
+    adminUserId = admin!.id;
   }
-  const plans = await listPlans();
-  const plan =
-    plans.find((p) => p.name === 'Plano 1') ??
-    (await createPlan({ name: 'Plano 1', users: 10, connections: 10, queues: 10, campaigns: 10, schedules: 200, value: 199.9 }));
-  const { company, admin } = await createCompany(
-    {
-      name: 'Empresa 1',
-      email: opts.adminEmail,
-      phone: '',
-      planId: plan.id,
-      status: true,
-      campaignsEnabled: true,
-      dueDate: new Date(Date.now() + 365 * DAY).toISOString(),
-      recurrence: 'MENSAL',
-    },
-    { adminPassword: opts.adminPassword, adminName: 'Admin', adminIsSuper: true },
-  );
-  if ((await listQueueItems(company.id)).length === 0) {
-    for (const q of DEMO_QUEUES) await createQueue(company.id, q);
+  const applied = (await getItem<{ version: number }>(seedMarker))?.version ?? (existing ? 1 : 0);
+  if (applied < 1 && (await listQueueItems(companyId)).length === 0) {
+    for (const q of DEMO_QUEUES) await createQueue(companyId, q);
   }
   // A sandbox connection, so a person can play customers from the simulator at once.
-  if ((await listConnectionItems(company.id)).length === 0) {
-    const queues = await listQueueItems(company.id);
-    await createConnection(company.id, {
+  if (applied < 2 && (await listConnectionItems(companyId)).length === 0) {
+    const queues = await listQueueItems(companyId);
+    await createConnection(companyId, {
       name: 'WhatsApp Sandbox',
       provider: 'sandbox',
       isDefault: true,
@@ -56,5 +67,6 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
       greetingMessage: 'Olá! Bem-vindo à Empresa 1. Escolha um setor:',
     });
   }
-  return { companyId: company.id, adminUserId: admin!.id };
+  if (applied < SEED_VERSION) await putItem({ ...seedMarker, entity: 'seed', version: SEED_VERSION, companyId });
+  return { companyId, adminUserId };
 }
