@@ -106,12 +106,15 @@ export default function QrDialog({ connectionId, onClose }: { connectionId: numb
           </Flex>
         ) : (
           <>
-            <ol className="qr-steps">
-              <li>{t('connections.step1')}</li>
-              <li>{t('connections.step2')}</li>
-              <li>{t('connections.step3')}</li>
-              <li>{t('connections.step4')}</li>
-            </ol>
+            {/* Pointing the phone at the screen only makes sense for a QR. */}
+            {!pairing && !awaitingPairing.current && (
+              <ol className="qr-steps">
+                <li>{t('connections.step1')}</li>
+                <li>{t('connections.step2')}</li>
+                <li>{t('connections.step3')}</li>
+                <li>{t('connections.step4')}</li>
+              </ol>
+            )}
             <div className="qr-box">
               {code ? (
                 <QRCodeSVG value={code} size={QR_SIZE} marginSize={2} title={t('connections.qrAlt')} data-testid="qr-code" />
