@@ -314,7 +314,9 @@ async function planUpdate(identity: Identity, t: TicketItem, data: UpdateTicketI
     next.whatsappId = data.whatsappId;
   }
 
-  const status = data.status ?? (wantsQueue || wantsUser ? (data.userId ? 'open' : wantsQueue ? 'pending' : t.status) : t.status);
+  // Without a status: naming an agent opens, clearing the agent or changing only the queue
+  // returns the ticket to the queue (a transfer without agent is pending: §6).
+  const status = data.status ?? (wantsUser ? (data.userId ? 'open' : 'pending') : wantsQueue ? 'pending' : t.status);
 
   if (status === 'closed') {
     if (t.status === 'closed') return plan; // already closed: nothing but the flags
@@ -334,7 +336,7 @@ async function planUpdate(identity: Identity, t: TicketItem, data: UpdateTicketI
   }
 
   const isTransfer = wantsQueue && (data.queueId ?? null) !== t.queueId || (wantsUser && data.userId !== null && data.userId !== me && data.userId !== t.userId);
-  const isAcceptLike = status === 'open' && !wantsQueue && (!wantsUser || data.userId === me || data.userId === null);
+  const isAcceptLike = status === 'open' && !wantsQueue && (!wantsUser || data.userId === me);
 
   if (t.status === 'closed') {
     // Reopen: the chat must not have another non-closed ticket on this connection.

@@ -210,6 +210,26 @@ describe('ticket lifecycle (server-behaviour §6)', () => {
     expect((await w.admin.put(`/tickets/${c.ticketId}`, { queueId: 999999 })).body).toMatchObject({ field: 'queueId' });
   });
 
+  it('moving a ticket to another connection moves the chat marker; refused when that chat has an open ticket', async () => {
+    const w = await world();
+    const second = await w.admin.post('/whatsapp', { name: 'Loja 2', provider: 'sandbox' });
+    expect(second.status).toBe(201);
+    const c = await customer(w.companyId, w.connectionId);
+    const moved = await w.admin.put(`/tickets/${c.ticketId}`, { whatsappId: second.body.id });
+    expect(moved.body).toMatchObject({ whatsappId: second.body.id, whatsapp: { name: 'Loja 2' }, status: 'pending' });
+    expect(await markerOf(w.companyId, w.connectionId, c.contactId)).toBeUndefined();
+    expect(await markerOf(w.companyId, second.body.id, c.contactId)).toMatchObject({ ticketId: c.ticketId });
+    // The customer writes again on the first connection: a new ticket there.
+    const again = await customer(w.companyId, w.connectionId, { number: c.number });
+    expect(again.ticketId).not.toBe(c.ticketId);
+    await w.admin.put(`/tickets/${again.ticketId}`, { status: 'open' });
+    const refused = await w.admin.put(`/tickets/${c.ticketId}`, { whatsappId: w.connectionId });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: 'ERR_OTHER_OPEN_TICKET', ticketId: again.ticketId, holder: { id: w.adminUser.id } });
+    // Clearing the agent alone returns it to the queue.
+    expect((await w.admin.put(`/tickets/${again.ticketId}`, { userId: null })).body).toMatchObject({ status: 'pending', userId: null });
+  });
+
   it('close: completion message; Finalizar silent; rating request, answer 1-3 recorded, other replies end the wait', async () => {
     const w = await world();
     await patchConnection(w.companyId, w.connectionId, { complationMessage: 'Obrigado, {{firstName}}!', ratingMessage: 'Avalie nosso atendimento' });
