@@ -1,0 +1,219 @@
+/**
+ * `npm run bench` (issue 3 §6): starts its own local stack (temporary data directory, free ports, no
+ * web build) and measures
+ *   latency   inbound message → agent WebSocket event at 20 messages/s for 60 s
+ *   capacity  DynamoDB read/write units per inbound and per outbound message (ConsumedCapacity)
+ *   sessions  session-host memory per sandbox connection at 200 connections
+ * Results go to bench-results/pipeline.json (a part run alone with --only merges into it), and a
+ * table is printed. Options: --only latency|capacity|sessions (repeatable or comma-separated),
+ * --rate 20 --seconds 60 --customers 20 --messages 50 --connections 200, --keep (keep the data dir),
+ * --out <file>. The stack's log is written to <data dir>/stack.log.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PARTS = ['capacity', 'latency', 'sessions'] as const;
+type Part = (typeof PARTS)[number];
+
+const { values: args } = parseArgs({
+  options: {
+    only: { type: 'string', multiple: true },
+    rate: { type: 'string', default: '20' },
+    seconds: { type: 'string', default: '60' },
+    'reference-rate': { type: 'string', default: '2' },
+    'reference-seconds': { type: 'string', default: '15' },
+    customers: { type: 'string', default: '20' },
+    messages: { type: 'string', default: '50' },
+    connections: { type: 'string', default: '200' },
+    out: { type: 'string', default: path.join(REPO_ROOT, 'bench-results', 'pipeline.json') },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const only = (args.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+for (const p of only) if (!PARTS.includes(p as Part)) throw new Error(`unknown part "${p}" (parts: ${PARTS.join(', ')})`);
+const parts: Part[] = only.length ? PARTS.filter((p) => only.includes(p)) : [...PARTS];
+const num = (v: string | undefined, name: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
+  return n;
+};
+
+const startedAt = Date.now();
+const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s`;
+const say = (line: string) => process.stdout.write(`[bench ${elapsed()}] ${line}\n`);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-bench-'));
+const capacityDir = path.join(dataDir, 'capacity');
+fs.mkdirSync(capacityDir);
+const logFile = path.join(dataDir, 'stack.log');
+const logStream = fs.createWriteStream(logFile);
+let sweeperRuns = 0;
+const recent: string[] = [];
+
+// Before any function module (and so functions/src/core/aws.ts) loads; the session host inherits it.
+process.env.BALCAO_MEASURE_CAPACITY = '1';
+process.env.BALCAO_MEASURE_CAPACITY_DIR = capacityDir;
+// The product's info logs at 20 messages/s would only slow the stack down; warnings and errors stay.
+process.env.LOG_LEVEL ??= 'warn';
+// The sessions part forces a GC in the session host through its inspector (a free port, loopback only).
+let inspectorUrl: string | undefined;
+if (parts.includes('sessions')) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --inspect=127.0.0.1:0`.trim();
+
+const { startLocalStack, TABLE_NAME } = await import('../local/stack.js');
+const { login } = await import('./client.js');
+const { cpuSnapshot, cpuDelta, loadAverage } = await import('./system.js');
+
+const adminEmail = 'admin@balcao.local';
+const adminPassword = 'Balcao123';
+say(`starting the local stack in ${dataDir} (log: ${logFile})`);
+const stack = await startLocalStack({
+  dataDir,
+  ports: 'auto',
+  buildWeb: false,
+  seed: true,
+  adminEmail,
+  adminPassword,
+  log: (part, line) => {
+    if (part === 'sweeper' && line.startsWith('run done')) sweeperRuns++;
+    const inspector = part === 'session-host' && /Debugger listening on (ws:\/\/\S+)/.exec(line);
+    if (inspector) inspectorUrl = inspector[1];
+    const l = `${new Date().toISOString()} [${part}] ${line}`;
+    logStream.write(`${l}\n`);
+    recent.push(l);
+    if (recent.length > 40) recent.shift();
+  },
+});
+say(`stack up; session host pid ${stack.sessionHost.pid()}`);
+
+const results: Record<string, unknown> = {};
+const machine: Record<string, unknown> = {};
+const failures: Record<string, string> = {};
+let exitCode = 0;
+try {
+  const sup = await login(stack.endpoints, adminEmail, adminPassword);
+  const log = (line: string) => say(line);
+  for (const part of parts) {
+    const t0 = Date.now();
+    const cpu0 = cpuSnapshot(stack.sessionHost.pid());
+    const elu0 = performance.eventLoopUtilization();
+    const load0 = loadAverage();
+    say(`--- ${part} (load average ${load0.join(' ')})`);
+    try {
+      if (part === 'capacity') {
+        const { capacityBench, verifyCapacityReporting } = await import('./capacity.js');
+        const check = await verifyCapacityReporting(TABLE_NAME);
+        if (check.missing.length) say(`!!! DynamoDB Local reported no units for: ${check.missing.join(', ')}`);
+        const r = await capacityBench(
+          { endpoints: stack.endpoints, sup, capacityDir, sessionHostPid: () => stack.sessionHost.pid(), sweeperRuns: () => sweeperRuns, log },
+          { messages: num(args.messages, 'messages') },
+        );
+        results.dynamodbUnits = { ...r, reportingCheck: check };
+      } else if (part === 'latency') {
+        const { latencyBench } = await import('./latency.js');
+        results.inboundToWebSocket = await latencyBench(
+          { endpoints: stack.endpoints, env: stack.env, sup, log },
+          {
+            rate: num(args.rate, 'rate'),
+            seconds: num(args.seconds, 'seconds'),
+            customers: num(args.customers, 'customers'),
+            referenceRate: num(args['reference-rate'], 'reference-rate'),
+            referenceSeconds: num(args['reference-seconds'], 'reference-seconds'),
+          },
+        );
+        const r = results.inboundToWebSocket as { lost: number; sendErrors: number };
+        if (r.lost || r.sendErrors) {
+          failures.latency = `${r.lost} lost, ${r.sendErrors} send errors`;
+          exitCode = 1;
+        }
+      } else {
+        const { sessionsBench } = await import('./sessions.js');
+        const n = num(args.connections, 'connections');
+        results.sessionHostMemory = await sessionsBench(
+          { endpoints: stack.endpoints, sup, sessionHostPid: () => stack.sessionHost.pid(), sessionHostUrl: stack.sessionHostUrl, inspectorUrl: () => inspectorUrl, log },
+          { connections: n, timeoutMs: 240_000 },
+        );
+        const r = results.sessionHostMemory as { connections: { connected: number } };
+        if (r.connections.connected < n) {
+          failures.sessions = `only ${r.connections.connected} of ${n} connections CONNECTED`;
+          exitCode = 1;
+        }
+      }
+      machine[part] = {
+        loadAverageBefore: load0,
+        loadAverageAfter: loadAverage(),
+        cpu: cpuDelta(cpu0, cpuSnapshot(stack.sessionHost.pid())),
+        benchProcessEventLoopUtilization: Math.round(performance.eventLoopUtilization(elu0).utilization * 1000) / 1000,
+      };
+      say(`--- ${part} done in ${((Date.now() - t0) / 1000).toFixed(0)} s (load average ${loadAverage().join(' ')})`);
+    } catch (err) {
+      exitCode = 1;
+      failures[part] = (err as Error).stack ?? String(err);
+      say(`!!! ${part} failed: ${(err as Error).message}`);
+      say(`last stack log lines:\n  ${recent.join('\n  ')}`);
+    }
+  }
+} finally {
+  say('stopping the stack');
+  await stack.stop();
+  logStream.end();
+  if (!args.keep && exitCode === 0) fs.rmSync(dataDir, { recursive: true, force: true });
+  else say(`kept ${dataDir}`);
+}
+
+// A part run alone replaces only its own section of an existing results file.
+const out = path.resolve(args.out!);
+let previous: Record<string, unknown> = {};
+try {
+  previous = JSON.parse(fs.readFileSync(out, 'utf8')) as Record<string, unknown>;
+} catch {
+  /* first run */
+}
+const doc = {
+  ...previous,
+  generatedAt: new Date().toISOString(),
+  machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` },
+  command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  environment: 'local stack (infra/local/stack.ts): DynamoDB Local, fauxqs SQS/S3, cognito-local, gateway + pollers in the benchmark process, session host as a child process; the load generator shares the stack process',
+  results: { ...((previous.results as Record<string, unknown>) ?? {}), ...results },
+  machineDuringParts: { ...((previous.machineDuringParts as Record<string, unknown>) ?? {}), ...machine },
+  failures: Object.keys(failures).length ? failures : undefined,
+  durationSeconds: Math.round((Date.now() - startedAt) / 1000),
+};
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+printTable(results);
+say(`results written to ${path.relative(process.cwd(), out)}`);
+process.exit(exitCode);
+
+function printTable(r: Record<string, any>) {
+  const rows: [string, string, string][] = [];
+  const lat = r.inboundToWebSocket;
+  if (lat) {
+    const l = lat.latency;
+    rows.push(['inbound → WS latency p50 / p95 / p99 / max', `${l.p50} / ${l.p95} / ${l.p99} / ${l.max}`, 'ms']);
+    rows.push(['inbound → WS sent / received / lost', `${lat.sent} / ${lat.received} / ${lat.lost}`, `msgs at ${lat.schedule.achievedRatePerSecond}/s`]);
+    rows.push(['inbound → WS throughput (received)', `${lat.throughput.receivedPerSecond}`, 'msgs/s']);
+    const ref = lat.reference?.latency;
+    if (ref) rows.push([`reference at ${lat.reference.rate}/s: p50 / p95 / p99 / max`, `${ref.p50} / ${ref.p95} / ${ref.p99} / ${ref.max}`, 'ms']);
+  }
+  const cap = r.dynamodbUnits;
+  if (cap) {
+    for (const [k, label] of [['inboundNewTicket', 'inbound, first message (new ticket)'], ['inboundExistingTicket', 'inbound, existing ticket'], ['outbound', 'outbound, to ack 2']] as const) {
+      const c = cap[k];
+      rows.push([`DynamoDB ${label}: RCU / WCU (AWS floor)`, `${c.functions.read} / ${c.functions.write} (${c.functions.writeAwsFloor})`, `per msg (+ session host ${c.sessionHost.read} / ${c.sessionHost.write})`]);
+    }
+  }
+  const s = r.sessionHostMemory;
+  if (s) {
+    rows.push([`session host at ${s.connections.connected} sandbox connections`, `${s.memory.rssBeforeMB} → ${s.memory.rssAfterMB}`, 'MB RSS']);
+    rows.push(['per connection: RSS total / RSS 2nd half / heap+external', `${s.memory.perConnectionKB} / ${s.memory.marginalRssPerConnectionKB} / ${s.memory.heapPlusExternalPerConnectionKB}`, 'KB']);
+    rows.push([`time to connect all ${s.connections.requested}`, `${s.timeToConnectAll.total}`, 's']);
+  }
+  const w = Math.max(...rows.map((x) => x[0].length), 10);
+  const v = Math.max(...rows.map((x) => x[1].length), 5);
+  process.stdout.write(`\n${rows.map(([a, b, c]) => `${a.padEnd(w)}  ${b.padStart(v)}  ${c}`).join('\n')}\n\n`);
+}

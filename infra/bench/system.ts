@@ -1,0 +1,64 @@
+/** Machine context for the figures: load averages and CPU seconds of the stack's processes. */
+import fs from 'node:fs';
+import os from 'node:os';
+
+const TICK = 100; // USER_HZ on Linux
+
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / TICK; // utime + stime
+  } catch {
+    return 0;
+  }
+}
+
+function children(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+      const list = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
+      if (list) out.push(...list.split(/\s+/).map(Number));
+    }
+  } catch {
+    /* gone */
+  }
+  return out;
+}
+
+const comm = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '?';
+  }
+};
+
+/** CPU seconds so far: this process (gateway, pollers, fan-out, sandbox network, load generator), the session host, and DynamoDB Local (java). */
+export function cpuSnapshot(sessionHostPid: number) {
+  let java = 0;
+  const stack = [...children(process.pid)];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    if (pid === sessionHostPid) continue;
+    if (comm(pid) === 'java') java += cpuSeconds(pid);
+    stack.push(...children(pid));
+  }
+  return { benchProcess: cpuSeconds(process.pid), sessionHost: cpuSeconds(sessionHostPid), dynamodbLocal: java, at: Date.now() };
+}
+export type CpuSnapshot = ReturnType<typeof cpuSnapshot>;
+
+export function cpuDelta(a: CpuSnapshot, b: CpuSnapshot) {
+  const r = (v: number) => Math.round(v * 10) / 10;
+  const wall = (b.at - a.at) / 1000;
+  return {
+    unit: 'CPU seconds (utime + stime) over the part',
+    wallSeconds: r(wall),
+    benchProcess: r(b.benchProcess - a.benchProcess),
+    sessionHost: r(b.sessionHost - a.sessionHost),
+    dynamodbLocal: r(b.dynamodbLocal - a.dynamodbLocal),
+  };
+}
+
+export const loadAverage = () => os.loadavg().map((v) => Math.round(v * 100) / 100);
