@@ -9,6 +9,7 @@ import { findOrCreateTicket } from '../services/tickets.js';
 import { findMessage, loadTicketAndContact, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage, type MessageItem } from '../services/messages.js';
 import { settingValue } from '../services/settings.js';
 import { sendInTicket } from '../services/outbound.js';
+import { handleRatingAnswer, ticketAwaitingRating } from '../services/ticket-lifecycle.js';
 
 export const CALLS_DISABLED_MESSAGE =
   '*Mensagem Automática:*\n\nAs chamadas de voz e vídeo estão desabilitadas para esse WhatsApp, favor enviar uma mensagem de texto. Obrigado';
@@ -43,6 +44,22 @@ async function onMessage(e: Of<'message'>) {
     return;
   }
   const contact = await findOrCreateContact(e.companyId, e.chat, { pushName: e.fromMe ? undefined : e.chat.name, connectionId: e.connectionId });
+  // A reply 1-3 to a rating request is recorded on the closed ticket and goes no further (§2 step 6).
+  if (!e.fromMe && !e.chat.groupId) {
+    const awaiting = await ticketAwaitingRating(e.companyId, e.connectionId, contact.id);
+    if (awaiting && (await handleRatingAnswer(awaiting, e.body))) {
+      const rated = await storeMessage(awaiting, {
+        id: e.waMessageId,
+        body: e.body,
+        fromMe: false,
+        ack: ACK.DELIVERED,
+        createdAt: new Date(e.timestamp).toISOString(),
+        unread: false,
+      });
+      if (rated) await publishMessage(rated.message, rated.ticket, contact, 'create');
+      return;
+    }
+  }
   const { ticket } = await findOrCreateTicket(e.companyId, e.connectionId, contact);
   const stored = await storeMessage(ticket, {
     id: e.waMessageId,
