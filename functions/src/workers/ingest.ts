@@ -105,7 +105,8 @@ async function onSession(e: Of<'session'>) {
   try {
     const updated = await updateItem<ConnectionItem>(connectionKey(e.companyId, e.connectionId), {
       status: e.status,
-      qrcode: e.status === 'qrcode' ? e.qrcode ?? '' : '',
+      // The QR string while showing a QR; the pairing code while pairing with a number.
+      qrcode: e.status === 'qrcode' || e.status === 'PAIRING' ? e.qrcode ?? '' : '',
       number: e.number,
       retries: e.retries,
       updatedAt: e.at,
