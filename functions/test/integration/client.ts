@@ -152,7 +152,7 @@ export async function socket(token: string) {
     send: (frame: unknown) => ws.send(JSON.stringify(frame)),
     /** Frames from here on only: `waitFor(..., { after: mark() })` ignores what came before. */
     mark: () => frames.length,
-    waitFor(event: string, pred: (data: any) => boolean = () => true, timeoutMs = 10_000, after = 0): Promise<Frame> {
+    waitFor(event: string, pred: (data: any) => boolean = () => true, timeoutMs = 20_000, after = 0): Promise<Frame> {
       const found = frames.slice(after).find((f) => f.event === event && pred(f.data));
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
