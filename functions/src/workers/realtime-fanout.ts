@@ -90,21 +90,25 @@ export async function deliver(msg: RealtimeMessage): Promise<number> {
 }
 
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
-  const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    let msg: RealtimeMessage;
-    try {
-      msg = JSON.parse(record.body) as RealtimeMessage;
-    } catch {
-      log.error({ messageId: record.messageId }, 'unreadable realtime message dropped');
-      continue;
-    }
-    try {
-      await deliver(msg);
-    } catch (err) {
-      log.error({ err, event: msg.event }, 'realtime delivery failed');
-      batchItemFailures.push({ itemIdentifier: record.messageId });
-    }
-  }
-  return { batchItemFailures };
+  // Events of a batch go out side by side: the queue is a standard one (no order to keep) and the
+  // consoles compare versions, so one slow delivery must not hold up the others.
+  const outcomes = await Promise.all(
+    event.Records.map(async (record) => {
+      let msg: RealtimeMessage;
+      try {
+        msg = JSON.parse(record.body) as RealtimeMessage;
+      } catch {
+        log.error({ messageId: record.messageId }, 'unreadable realtime message dropped');
+        return undefined;
+      }
+      try {
+        await deliver(msg);
+        return undefined;
+      } catch (err) {
+        log.error({ err, event: msg.event }, 'realtime delivery failed');
+        return record.messageId;
+      }
+    }),
+  );
+  return { batchItemFailures: outcomes.filter((id): id is string => !!id).map((itemIdentifier) => ({ itemIdentifier })) };
 }
