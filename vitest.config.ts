@@ -40,8 +40,8 @@ export default defineConfig({
         },
       },
       {
-        // Tests that stop the stack's shared session host run alone, after every other group, on
-        // a stack of their own: nobody else loses their WhatsApp sessions meanwhile.
+        // Tests that stop the stack's shared session host run alone, after every other group (on
+        // the same stack: the global setup shares it): nobody else loses their sessions meanwhile.
         test: {
           name: 'stack-disruptive',
           environment: 'node',

@@ -147,7 +147,8 @@ export async function searchCompanies(searchParam: string | undefined, pageNumbe
   const term = (searchParam ?? '').trim().toLowerCase();
   const all = (await queryIndexAll<CompanyItem>('GSI1', keys.companyList()))
     .filter((c) => !term || c.name.toLowerCase().includes(term) || c.email.toLowerCase().includes(term))
-    .sort((a, b) => a.id - b.id);
+    // Newest first: the company just signed up or created is the one the super user looks for.
+    .sort((a, b) => b.id - a.id);
   const page = all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize);
   return { companies: page.map(toApiCompany), count: all.length, hasMore: pageNumber * pageSize < all.length };
 }

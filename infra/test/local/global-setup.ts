@@ -13,12 +13,34 @@ declare module 'vitest' {
   }
 }
 
+interface Shared {
+  stack: Promise<{ endpoints: Endpoints; env: Record<string, string>; teardown: () => Promise<void> }>;
+  users: number;
+}
+const KEY = Symbol.for('balcao.test.stack');
+const registry = globalThis as unknown as { [KEY]?: Shared };
+
 /**
- * Starts one local stack for the whole `stack` project: free ports (a running `npm start` does not
- * collide), a fresh data directory, the console built, the seed applied. Its log goes to
- * `<dataDir>/stack.log` (also to the console with BALCAO_TEST_LOG=1; loud lines always).
+ * Starts ONE local stack for every project that needs it (`stack` and `stack-disruptive`): free
+ * ports (a running `npm start` does not collide), a fresh data directory, the console built, the
+ * seed applied. Two stacks in one process would share `process.env` and the handlers' module
+ * state, so the projects share this one (reference-counted; the last teardown stops it). Its log
+ * goes to `<dataDir>/stack.log` (also to the console with BALCAO_TEST_LOG=1; loud lines always).
  */
 export default async function setup(project: TestProject) {
+  const shared = (registry[KEY] ??= { stack: startStack(), users: 0 });
+  shared.users++;
+  const { endpoints, env, teardown } = await shared.stack;
+  project.provide('endpoints', endpoints);
+  project.provide('env', env);
+  return async () => {
+    if (--shared.users > 0) return;
+    delete registry[KEY];
+    await teardown();
+  };
+}
+
+async function startStack() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-stack-'));
   const logFile = fs.openSync(path.join(dataDir, 'stack.log'), 'a');
   const echo = !!process.env.BALCAO_TEST_LOG;
@@ -39,9 +61,7 @@ export default async function setup(project: TestProject) {
     log,
   });
   process.stderr.write(`[stack] ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.endpoints.webUrl} (log ${path.join(dataDir, 'stack.log')})\n`);
-  project.provide('endpoints', stack.endpoints);
-  project.provide('env', stack.env);
-  return async () => {
+  const teardown = async () => {
     await stack.stop();
     logOpen = false;
     fs.closeSync(logFile);
@@ -51,4 +71,5 @@ export default async function setup(project: TestProject) {
     process.stderr.write(`[stack] stopped; log kept at ${last}\n`);
     if (!process.env.BALCAO_KEEP_STACK) fs.rmSync(dataDir, { recursive: true, force: true });
   };
+  return { endpoints: stack.endpoints, env: stack.env, teardown };
 }
