@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /*
  * Projects (issue 2 §8): `unit` (pure code), `cdk` (synthesised templates, slow but offline),
  * `stack` (integration and browser tests against ONE local stack started by the globalSetup) and
- * `stack-disruptive` (tests that stop the stack's session host, alone and last).
+ * `stack-disruptive` (tests that disturb the shared stack, alone and last).
  * The CI machine has 2 cores: two workers overall, generous timeouts for the stack and CDK.
  */
 export default defineConfig({
@@ -40,8 +40,8 @@ export default defineConfig({
         },
       },
       {
-        // Tests that stop the stack's shared session host run alone, after every other group (on
-        // the same stack: the global setup shares it): nobody else loses their sessions meanwhile.
+        // Tests that disturb the shared stack (stopping its session host, load bursts) run alone,
+        // after every other group, on the same stack (the global setup shares it).
         test: {
           name: 'stack-disruptive',
           environment: 'node',
