@@ -50,9 +50,17 @@ export default function Users() {
       .then((r) => {
         if (!live) return;
         setUsers((prev) => {
-          const base = page === 1 ? [] : prev;
-          const seen = new Set(base.map((u) => u.id));
-          return [...base, ...r.users.filter((u) => !seen.has(u.id))];
+          // The answer may land after newer changes this page already applied (a save, a live
+          // event): for each user keep the newer version, and keep users added meanwhile.
+          const known = new Map(prev.map((u) => [u.id, u]));
+          const fresh = r.users.map((u) => {
+            const k = known.get(u.id);
+            return k && older(u, k) ? k : u;
+          });
+          const freshIds = new Set(fresh.map((u) => u.id));
+          if (page === 1) return [...prev.filter((u) => !freshIds.has(u.id)), ...fresh];
+          const seen = new Set(prev.map((u) => u.id));
+          return [...prev, ...fresh.filter((u) => !seen.has(u.id))];
         });
         setHasMore(r.hasMore);
       })
