@@ -31,7 +31,7 @@ export async function currentUser(user: UserItem): Promise<User> {
  * Cognito and calls this with the new access token; API clients may send e-mail and password.
  * Older sessions are refused from now on and their consoles receive `company-{id}-auth`.
  */
-export async function login(headers: Record<string, string | undefined>, body: Record<string, unknown>, bearerToken?: string) {
+export async function login(body: Record<string, unknown>, bearerToken?: string) {
   let claims: Claims;
   let tokens: Awaited<ReturnType<typeof identityProvider.passwordSignIn>> | undefined;
   if (bearerToken) {
@@ -45,7 +45,6 @@ export async function login(headers: Record<string, string | undefined>, body: R
     tokens = await identityProvider.passwordSignIn(email, password);
     claims = await verifyToken(tokens.accessToken);
   }
-  void headers;
   const user = await loadUserBySub(claims.sub);
   if (!user) throw new AppError(401, 'ERR_INVALID_CREDENTIALS', { message: 'Email ou senha incorreta!' });
   const { company } = await loadCompanyAndPlan(user.companyId, true);

@@ -1,5 +1,5 @@
 import { AppError, companyEvent, type Peer } from '@balcao/shared';
-import { getItem, nextId, transact, tx, updateItem } from '../core/db.js';
+import { clean, getItem, nextId, transact, tx, updateItem } from '../core/db.js';
 import { pad } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 
@@ -43,8 +43,7 @@ export async function getContactItem(companyId: number, id: number): Promise<Con
 }
 
 export function toApiContact(c: ContactItem) {
-  const { PK: _pk, SK: _sk, entity: _e, GSI1PK: _g, GSI1SK: _s, ...rest } = c;
-  return rest;
+  return clean(c);
 }
 
 /** The identity of a chat in our contacts: the phone number, or the group id for groups. */

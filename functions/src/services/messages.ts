@@ -1,5 +1,5 @@
 import { AppError, MEDIA_PLACEHOLDER, companyEvent, type MediaType, type StoredMedia } from '@balcao/shared';
-import { getItem, queryAll, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
+import { clean, getItem, queryAll, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
 import { pad } from '../core/keys.js';
 import { readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
@@ -50,7 +50,7 @@ export const messagePointer = (companyId: number, waMessageId: string, connectio
 });
 
 export async function toApiMessage(m: MessageItem) {
-  const { PK: _pk, SK: _sk, entity: _e, media, ...rest } = m;
+  const { media, ...rest } = clean(m);
   return {
     ...rest,
     mediaUrl: media ? await readUrl(media.key) : null,
@@ -166,7 +166,7 @@ class Contention extends Error {}
 const facts = (t: TicketItem) => ({ userId: t.userId, queueId: t.queueId, status: t.status });
 
 export async function publishTicket(ticket: TicketItem, contact?: ContactItem, action = 'update') {
-  const { PK: _pk, SK: _sk, entity: _e, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI3PK: _f, GSI3SK: _g, ...rest } = ticket;
+  const rest = clean(ticket);
   await publish({
     companyId: ticket.companyId,
     event: companyEvent(ticket.companyId, 'ticket'),
@@ -177,7 +177,7 @@ export async function publishTicket(ticket: TicketItem, contact?: ContactItem, a
 }
 
 export async function publishMessage(message: MessageItem, ticket: TicketItem, contact: ContactItem | undefined, action: 'create' | 'update') {
-  const { PK: _pk, SK: _sk, entity: _e, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI3PK: _f, GSI3SK: _g, ...t } = ticket;
+  const t = clean(ticket);
   await publish({
     companyId: ticket.companyId,
     event: companyEvent(ticket.companyId, 'appMessage'),

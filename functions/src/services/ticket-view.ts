@@ -1,4 +1,4 @@
-import { batchGet } from '../core/db.js';
+import { batchGet, clean } from '../core/db.js';
 import { keys } from '../core/keys.js';
 import { contactKey, type ContactItem } from './contacts.js';
 import { connectionKey, type ConnectionItem } from './connections.js';
@@ -28,7 +28,7 @@ export async function loadRefs(companyId: number, tickets: TicketItem[]): Promis
 
 /** A ticket as the API answers it, with the names the list and the header show. */
 export function toApiTicket(t: TicketItem, refs: TicketRefs) {
-  const { PK: _pk, SK: _sk, entity: _e, GSI1PK: _a, GSI1SK: _b, GSI2PK: _c, GSI2SK: _d, GSI3PK: _f, GSI3SK: _g, wv: _wv, ...rest } = t;
+  const { wv: _wv, ...rest } = clean(t);
   const contact = refs.contacts.get(t.contactId);
   const user = t.userId ? refs.users.get(t.userId) : undefined;
   const queue = t.queueId ? refs.queues.get(t.queueId) : undefined;

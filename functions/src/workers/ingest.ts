@@ -4,7 +4,7 @@ import { getItem, updateItem, isConditionFailure } from '../core/db.js';
 import { log } from '../core/log.js';
 import { sendCommand } from '../core/commands.js';
 import { connectionKey, publishSession, type ConnectionItem } from '../services/connections.js';
-import { findOrCreateContact, updateContactProfile, type ContactItem } from '../services/contacts.js';
+import { findOrCreateContact, updateContactProfile } from '../services/contacts.js';
 import { findOrCreateTicket } from '../services/tickets.js';
 import { findMessage, loadTicketAndContact, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage, type MessageItem } from '../services/messages.js';
 import { settingValue } from '../services/settings.js';
@@ -200,4 +200,3 @@ async function processGroup(records: SQSRecord[]): Promise<string[]> {
 
 class PoisonEvent extends Error {}
 
-export type { ContactItem };

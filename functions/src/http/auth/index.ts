@@ -4,7 +4,7 @@ import { currentUser, forgotPassword, login, logout, resetPassword } from '../..
 import { reply } from '../../core/http.js';
 
 export const handler = createRouter('auth', {
-  'POST /auth/login': (req) => login(req.headers, req.body, bearer(req.headers)),
+  'POST /auth/login': (req) => login(req.body, bearer(req.headers)),
   // Tokens are refreshed by Amplify against Cognito; this answers the current user for the new token.
   'POST /auth/refresh_token': async (req) => ({ user: await currentUser(req.identity.user) }),
   'GET /auth/me': (req) => currentUser(req.identity.user),
