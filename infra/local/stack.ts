@@ -153,6 +153,9 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       queues: manifestQueues
         .filter((def): def is typeof def & { worker: string } => def.worker !== null)
         .map((def) => ({ def, url: sqsS3.queues[def.name].url, arn: sqsS3.queues[def.name].arn })),
+      // Short polls: the local queue stand-in does not always wake a waiting long poll when a
+      // message arrives, which delayed a quiet queue's first message by up to the full wait.
+      waitTimeSeconds: 1,
       log,
     });
     stops.push({ name: 'workers', stop: pollers.stop });
