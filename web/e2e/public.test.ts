@@ -48,6 +48,9 @@ describe('public pages', () => {
     await page.goto(`${web()}/login`);
     await page.getByRole('link', { name: 'Esqueceu a senha?' }).click();
     await page.waitForURL(/\/forgetpsw$/);
+    // The route is code-split: the login form (which also has an Email field) stays on screen until
+    // the new page has loaded, so wait for the new page's own button before typing.
+    await page.getByRole('button', { name: 'Enviar Email' }).waitFor();
     await page.getByLabel('Email', { exact: true }).fill('nao-existe@nada.test');
     await page.getByRole('button', { name: 'Enviar Email' }).click();
     await page.getByText('Email não encontrado').waitFor();

@@ -60,38 +60,50 @@ export default function UserDialog({
   });
 
   useEffect(() => {
-    if (!open) return;
-    if (admin) {
-      api.get<Queue[]>('/queue').then(setQueues).catch(() => setQueues([]));
-      // The list without session data (no QR codes); if it cannot load the field stays disabled.
-      api
-        .get<Connection[]>('/whatsapp', { query: { session: 0 } })
-        .then((list) => setConnections(Array.isArray(list) ? list : []))
-        .catch(() => setConnections(null));
-    }
-    if (!userId) return;
+    if (!open || !admin) return;
+    api.get<Queue[]>('/queue').then(setQueues).catch(() => setQueues([]));
+    // The list without session data (no QR codes); if it cannot load the field stays disabled.
+    api
+      .get<Connection[]>('/whatsapp', { query: { session: 0 } })
+      .then((list) => setConnections(Array.isArray(list) ? list : []))
+      .catch(() => setConnections(null));
+  }, [open, admin]);
+
+  // The user is loaded once per opening; a late answer never overwrites what the agent already typed.
+  useEffect(() => {
+    if (!open || !userId) return;
+    let live = true;
     setLoading(true);
     api
       .get<User>(`/users/${userId}`)
       .then((u) => {
-        reset({
-          name: u.name,
-          email: u.email,
-          password: '',
-          profile: u.profile,
-          queueIds: u.queues.map((q) => q.id),
-          whatsappId: u.whatsappId ? String(u.whatsappId) : '',
-          allTicket: u.allTicket,
-          sendGreetingAccepted: !!u.sendGreetingAccepted,
-        });
+        if (!live) return;
+        reset(
+          {
+            name: u.name,
+            email: u.email,
+            password: '',
+            profile: u.profile,
+            queueIds: u.queues.map((q) => q.id),
+            whatsappId: u.whatsappId ? String(u.whatsappId) : '',
+            allTicket: u.allTicket,
+            sendGreetingAccepted: !!u.sendGreetingAccepted,
+          },
+          { keepDirtyValues: true },
+        );
         setPhotoUrl(u.photoUrl);
       })
       .catch((e) => {
+        if (!live) return;
         toastError(e);
         onClose();
       })
-      .finally(() => setLoading(false));
-  }, [open, userId, admin, reset]);
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+    // Not keyed on onClose: it is a fresh closure on every parent render and must not repeat the load.
+  }, [open, userId, reset]);
 
   const onSubmit = handleSubmit(async (v) => {
     await delay(FORM_SUBMIT_DELAY_MS);
