@@ -1,7 +1,7 @@
 import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { ApiGatewayManagementApiClient, PostToConnectionCommand, GoneException } from '@aws-sdk/client-apigatewaymanagementapi';
 import { canSeeTicket, type RealtimeMessage, type Audience } from '@balcao/shared';
-import { batchGet, queryAll } from '../core/db.js';
+import { batchGet, queryAll, type Key } from '../core/db.js';
 import { keys } from '../core/keys.js';
 import { env } from '../core/env.js';
 import { log } from '../core/log.js';
@@ -17,21 +17,70 @@ interface Target {
 let client: ApiGatewayManagementApiClient | undefined;
 const management = () => (client ??= new ApiGatewayManagementApiClient({ region: env.region, endpoint: env.wsCallbackUrl }));
 
-async function resolveAudience(msg: RealtimeMessage, a: Audience): Promise<Target[]> {
+type ConnectionRow = { connectionId: string; sessionId: string; userId: number; companyId: number; ttl: number };
+
+/**
+ * Reads shared by the events of one SQS batch: a busy company's batch names the same socket
+ * partition, sockets and users again and again, and each was a DynamoDB read per event.
+ * Promises are memoised, so events delivered side by side share one read.
+ */
+export class FanoutLookups {
+  private partitions = new Map<string, Promise<Target[]>>();
+  private connections = new Map<string, Promise<ConnectionRow | undefined>>();
+  private users = new Map<string, Promise<UserItem | undefined>>();
+
+  partition(pk: string, companyId: number | null): Promise<Target[]> {
+    let p = this.partitions.get(pk);
+    if (!p) {
+      p = queryAll<{ SK: string; userId: number; companyId: number }>(pk).then((rows) =>
+        rows.map((r) => ({ connectionId: r.SK, userId: r.userId, companyId: r.companyId ?? companyId! })),
+      );
+      this.partitions.set(pk, p);
+    }
+    return p;
+  }
+
+  connectionItems(ids: string[]): Promise<(ConnectionRow | undefined)[]> {
+    return this.memoBatch(this.connections, ids, (id) => keys.wsConnection(id), (c) => c.connectionId);
+  }
+
+  userItems(pairs: { companyId: number; userId: number }[]): Promise<(UserItem | undefined)[]> {
+    return this.memoBatch(
+      this.users,
+      pairs.map((p) => `${p.companyId}:${p.userId}`),
+      (k) => {
+        const [c, u] = k.split(':').map(Number);
+        return keys.user(c, u);
+      },
+      (u) => `${u.companyId}:${u.id}`,
+    );
+  }
+
+  /** One BatchGet for the ids nobody has asked for yet; the others reuse the pending answers. */
+  private memoBatch<T>(memo: Map<string, Promise<T | undefined>>, ids: string[], key: (id: string) => Key, idOf: (item: T) => string) {
+    const missing = [...new Set(ids.filter((id) => !memo.has(id)))];
+    if (missing.length) {
+      const loaded = batchGet<T>(missing.map(key)).then((items) => new Map(items.map((i) => [idOf(i), i])));
+      for (const id of missing) memo.set(id, loaded.then((m) => m.get(id)));
+    }
+    return Promise.all(ids.map((id) => memo.get(id)!));
+  }
+}
+
+async function resolveAudience(msg: RealtimeMessage, a: Audience, lookups: FanoutLookups): Promise<Target[]> {
   const cid = msg.companyId;
-  const rows = async (pk: string) => (await queryAll<{ SK: string; userId: number; companyId: number }>(pk)).map((r) => ({ connectionId: r.SK, userId: r.userId, companyId: r.companyId ?? cid! }));
   switch (a.kind) {
     case 'platform':
-      return rows('WS#ALL');
+      return lookups.partition('WS#ALL', cid);
     case 'company':
     case 'admins':
-      return cid === null ? [] : rows(keys.wsCompanyPartition(cid));
+      return cid === null ? [] : lookups.partition(keys.wsCompanyPartition(cid), cid);
     case 'user':
-      return cid === null ? [] : (await rows(keys.wsCompanyPartition(cid))).filter((t) => t.userId === a.userId);
+      return cid === null ? [] : (await lookups.partition(keys.wsCompanyPartition(cid), cid)).filter((t) => t.userId === a.userId);
     case 'room':
-      return cid === null ? [] : rows(keys.wsRoomPartition(cid, a.room));
+      return cid === null ? [] : lookups.partition(keys.wsRoomPartition(cid, a.room), cid);
     case 'connection': {
-      const [conn] = await batchGet<{ connectionId: string; userId: number; companyId: number }>([keys.wsConnection(a.connectionId)]);
+      const [conn] = await lookups.connectionItems([a.connectionId]);
       return conn ? [{ connectionId: conn.connectionId, userId: conn.userId, companyId: conn.companyId }] : [];
     }
   }
@@ -42,24 +91,19 @@ async function resolveAudience(msg: RealtimeMessage, a: Audience): Promise<Targe
  * session only (except the `auth` event, which is exactly for the old sessions), admins-only
  * audiences, and ticket visibility when the event carries ticket facts.
  */
-export async function deliver(msg: RealtimeMessage): Promise<number> {
+export async function deliver(msg: RealtimeMessage, lookups = new FanoutLookups()): Promise<number> {
   const targets = new Map<string, Target>();
-  for (const a of msg.audience) for (const t of await resolveAudience(msg, a)) targets.set(t.connectionId, t);
+  for (const a of msg.audience) for (const t of await resolveAudience(msg, a, lookups)) targets.set(t.connectionId, t);
   for (const id of msg.exceptConnectionIds ?? []) targets.delete(id);
   if (!targets.size) return 0;
 
   const nowSeconds = Date.now() / 1000;
   // Items past their TTL may linger until DynamoDB deletes them: those sockets are gone.
-  const connections = (
-    await batchGet<{ connectionId: string; sessionId: string; userId: number; companyId: number; ttl: number }>(
-      [...targets.keys()].map((id) => keys.wsConnection(id)),
-    )
-  ).filter((c) => c.ttl > nowSeconds);
+  const connections = (await lookups.connectionItems([...targets.keys()])).filter((c): c is ConnectionRow => !!c && c.ttl > nowSeconds);
   const users = new Map(
-    (await batchGet<UserItem>([...new Set(connections.map((c) => `${c.companyId}:${c.userId}`))].map((k) => {
-      const [c, u] = k.split(':').map(Number);
-      return keys.user(c, u);
-    }))).map((u) => [`${u.companyId}:${u.id}`, u]),
+    (await lookups.userItems(connections.map((c) => ({ companyId: c.companyId, userId: c.userId }))))
+      .filter((u): u is UserItem => !!u)
+      .map((u) => [`${u.companyId}:${u.id}`, u]),
   );
   const isAuthEvent = msg.event.endsWith('-auth');
   const adminsOnly = msg.audience.every((a) => a.kind === 'admins');
@@ -92,6 +136,7 @@ export async function deliver(msg: RealtimeMessage): Promise<number> {
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   // Events of a batch go out side by side: the queue is a standard one (no order to keep) and the
   // consoles compare versions, so one slow delivery must not hold up the others.
+  const lookups = new FanoutLookups();
   const outcomes = await Promise.all(
     event.Records.map(async (record) => {
       let msg: RealtimeMessage;
@@ -102,7 +147,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
         return undefined;
       }
       try {
-        await deliver(msg);
+        await deliver(msg, lookups);
         return undefined;
       } catch (err) {
         log.error({ err, event: msg.event }, 'realtime delivery failed');
