@@ -6,6 +6,7 @@ import { connectionSchema, FORM_SUBMIT_DELAY_MS, PROVIDERS, type Connection, typ
 import { api } from '../../api/http';
 import { applyFieldErrors, toastError } from '../../api/errors';
 import { Modal } from '../../ui/Modal';
+import { QueueChips } from '../../ui/QueueChips';
 import { delay, fieldError, resolver } from '../../ui/form';
 import { toast } from '../../ui/toast';
 
@@ -276,24 +277,7 @@ export default function ConnectionDialog({
                 control={control}
                 name="queueIds"
                 render={({ field }) => (
-                  <Flex wrap="wrap" gap="0.5rem" role="group" aria-label={t('connections.queues')}>
-                    {queues.length === 0 && <Text color="font.secondary">{t('common.noRecords')}</Text>}
-                    {queues.map((q) => {
-                      const on = field.value.includes(q.id);
-                      return (
-                        <button
-                          type="button"
-                          key={q.id}
-                          className={`chip${on ? ' chip-on' : ''}`}
-                          aria-pressed={on}
-                          style={on ? { background: q.color, borderColor: q.color } : { borderColor: q.color }}
-                          onClick={() => field.onChange(on ? field.value.filter((id) => id !== q.id) : [...field.value, q.id])}
-                        >
-                          {q.name}
-                        </button>
-                      );
-                    })}
-                  </Flex>
+                  <QueueChips queues={queues} value={field.value} onChange={field.onChange} label={t('connections.queues')} />
                 )}
               />
               {err.queueIds && (

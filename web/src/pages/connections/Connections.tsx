@@ -14,6 +14,7 @@ import { toast } from '../../ui/toast';
 import ConnectionDialog from './ConnectionDialog';
 import QrDialog from './QrDialog';
 import { connectionsKey, mergeConnection, useConnections } from './live';
+import { RowActions, EmptyRow } from '../../ui/TableParts';
 
 type SessionAction = 'tryAgain' | 'newQr' | 'reconnect' | 'disconnect';
 
@@ -176,24 +177,11 @@ export default function Connections() {
                   )}
                 </TableCell>
                 {mayEdit && (
-                  <TableCell className="actions-col">
-                    <button type="button" className="icon-btn" aria-label={`${t('common.edit')} ${c.name}`} onClick={() => setEditing(c)}>
-                      <Icon name="edit" size={20} />
-                    </button>
-                    <button type="button" className="icon-btn danger" aria-label={`${t('common.delete')} ${c.name}`} onClick={() => setDeleting(c)}>
-                      <Icon name="delete" size={20} />
-                    </button>
-                  </TableCell>
+                  <RowActions name={c.name} onEdit={() => setEditing(c)} onDelete={() => setDeleting(c)} />
                 )}
               </TableRow>
             ))}
-            {!isLoading && connections.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={7} className="empty">
-                  {t('common.noRecords')}
-                </TableCell>
-              </TableRow>
-            )}
+            <EmptyRow show={!isLoading && connections.length === 0} colSpan={7} />
           </TableBody>
         </Table>
         {isLoading && <Loader variation="linear" />}

@@ -8,9 +8,9 @@ import { toastError } from '../../api/errors';
 import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
-import { Icon } from '../../ui/icons';
 import { toast } from '../../ui/toast';
 import QueueDialog from './QueueDialog';
+import { RowActions, EmptyRow } from '../../ui/TableParts';
 
 const byOrder = (a: Queue, b: Queue) => (a.orderQueue ?? Infinity) - (b.orderQueue ?? Infinity) || a.id - b.id;
 
@@ -84,23 +84,10 @@ export default function Queues() {
                 </TableCell>
                 <TableCell className="hide-narrow">{q.orderQueue ?? ''}</TableCell>
                 <TableCell className="hide-narrow greeting-cell">{q.greetingMessage}</TableCell>
-                <TableCell className="actions-col">
-                  <button type="button" className="icon-btn" aria-label={`${t('common.edit')} ${q.name}`} onClick={() => setEditing(q)}>
-                    <Icon name="edit" size={20} />
-                  </button>
-                  <button type="button" className="icon-btn danger" aria-label={`${t('common.delete')} ${q.name}`} onClick={() => setDeleting(q)}>
-                    <Icon name="delete" size={20} />
-                  </button>
-                </TableCell>
+                <RowActions name={q.name} onEdit={() => setEditing(q)} onDelete={() => setDeleting(q)} />
               </TableRow>
             ))}
-            {!isLoading && queues.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6} className="empty">
-                  {t('common.noRecords')}
-                </TableCell>
-              </TableRow>
-            )}
+            <EmptyRow show={!isLoading && queues.length === 0} colSpan={6} />
           </TableBody>
         </Table>
         {isLoading && <Loader variation="linear" />}

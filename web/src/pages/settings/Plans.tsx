@@ -9,9 +9,9 @@ import { api } from '../../api/http';
 import { applyFieldErrors, toastError } from '../../api/errors';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Modal } from '../../ui/Modal';
-import { Icon } from '../../ui/icons';
 import { fieldError, resolver } from '../../ui/form';
 import { toast } from '../../ui/toast';
+import { RowActions } from '../../ui/TableParts';
 
 type Numbers = 'users' | 'connections' | 'queues' | 'campaigns' | 'schedules';
 const NUMBERS: Numbers[] = ['users', 'connections', 'queues', 'campaigns', 'schedules'];
@@ -78,14 +78,7 @@ export default function Plans() {
                   </TableCell>
                 ))}
                 <TableCell>{brl(p.value)}</TableCell>
-                <TableCell className="actions-col">
-                  <button type="button" className="icon-btn" aria-label={`${t('common.edit')} ${p.name}`} onClick={() => setEditing(p)}>
-                    <Icon name="edit" size={20} />
-                  </button>
-                  <button type="button" className="icon-btn danger" aria-label={`${t('common.delete')} ${p.name}`} onClick={() => setDeleting(p)}>
-                    <Icon name="delete" size={20} />
-                  </button>
-                </TableCell>
+                <RowActions name={p.name} onEdit={() => setEditing(p)} onDelete={() => setDeleting(p)} />
               </TableRow>
             ))}
           </TableBody>

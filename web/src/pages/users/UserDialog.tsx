@@ -8,6 +8,7 @@ import { applyFieldErrors, toastError } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { Avatar } from '../../ui/Avatar';
 import { Modal } from '../../ui/Modal';
+import { QueueChips } from '../../ui/QueueChips';
 import { delay, fieldError, resolver } from '../../ui/form';
 import { toast } from '../../ui/toast';
 
@@ -180,24 +181,7 @@ export default function UserDialog({
                     control={control}
                     name="queueIds"
                     render={({ field }) => (
-                      <Flex wrap="wrap" gap="0.5rem">
-                        {queues.length === 0 && <Text color="font.secondary">{t('common.noRecords')}</Text>}
-                        {queues.map((q) => {
-                          const on = field.value.includes(q.id);
-                          return (
-                            <button
-                              type="button"
-                              key={q.id}
-                              className={`chip${on ? ' chip-on' : ''}`}
-                              aria-pressed={on}
-                              style={on ? { background: q.color, borderColor: q.color } : { borderColor: q.color }}
-                              onClick={() => field.onChange(on ? field.value.filter((id) => id !== q.id) : [...field.value, q.id])}
-                            >
-                              {q.name}
-                            </button>
-                          );
-                        })}
-                      </Flex>
+                      <QueueChips queues={queues} value={field.value} onChange={field.onChange} />
                     )}
                   />
                 </fieldset>

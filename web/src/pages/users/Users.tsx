@@ -9,9 +9,9 @@ import { useAuth } from '../../auth/AuthContext';
 import { Avatar } from '../../ui/Avatar';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useDebounced } from '../../ui/hooks';
-import { Icon } from '../../ui/icons';
 import { toast } from '../../ui/toast';
 import UserDialog from './UserDialog';
+import { RowActions, EmptyRow } from '../../ui/TableParts';
 
 interface UsersPage {
   users: User[];
@@ -152,23 +152,10 @@ export default function Users() {
                 <TableCell>{u.name}</TableCell>
                 <TableCell className="hide-narrow">{u.email}</TableCell>
                 <TableCell>{t(`profiles.${u.profile}`, { defaultValue: u.profile })}</TableCell>
-                <TableCell className="actions-col">
-                  <button type="button" className="icon-btn" aria-label={`${t('common.edit')} ${u.name}`} onClick={() => setDialog({ userId: u.id })}>
-                    <Icon name="edit" size={20} />
-                  </button>
-                  <button type="button" className="icon-btn danger" aria-label={`${t('common.delete')} ${u.name}`} onClick={() => setDeleting(u)}>
-                    <Icon name="delete" size={20} />
-                  </button>
-                </TableCell>
+                <RowActions name={u.name} onEdit={() => setDialog({ userId: u.id })} onDelete={() => setDeleting(u)} />
               </TableRow>
             ))}
-            {!loading && users.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={6} className="empty">
-                  {t('common.noRecords')}
-                </TableCell>
-              </TableRow>
-            )}
+            <EmptyRow show={!loading && users.length === 0} colSpan={6} />
           </TableBody>
         </Table>
         {loading && <Loader variation="linear" />}
