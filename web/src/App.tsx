@@ -16,6 +16,7 @@ const Users = lazy(() => import('./pages/users/Users'));
 const Queues = lazy(() => import('./pages/queues/Queues'));
 const Connections = lazy(() => import('./pages/connections/Connections'));
 const Settings = lazy(() => import('./pages/settings/Settings'));
+const Tickets = lazy(() => import('./pages/tickets/Tickets'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 
@@ -58,6 +59,8 @@ export default function App() {
                   <Route path="/forgetpsw" element={<Public><ForgetPassword /></Public>} />
                   <Route element={<Private><Shell /></Private>}>
                     <Route index element={<Suspense fallback={<Loading />}><Home /></Suspense>} />
+                    <Route path="tickets" element={<Suspense fallback={<Loading />}><Tickets /></Suspense>} />
+                    <Route path="tickets/:ticketId" element={<Suspense fallback={<Loading />}><Tickets /></Suspense>} />
                     <Route path="users" element={<AdminOnly><Suspense fallback={<Loading />}><Users /></Suspense></AdminOnly>} />
                     <Route path="connections" element={<AdminOnly><Suspense fallback={<Loading />}><Connections /></Suspense></AdminOnly>} />
                     <Route path="queues" element={<AdminOnly><Suspense fallback={<Loading />}><Queues /></Suspense></AdminOnly>} />

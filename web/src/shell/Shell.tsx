@@ -11,6 +11,7 @@ import { useColorMode } from './theme';
 import { visibleItems } from './menu';
 import { useUnreadTitle } from './unread';
 import { useConnectionAlert } from '../pages/connections/live';
+import { NotificationsBell } from './Notifications';
 
 const UserDialog = lazy(() => import('../pages/users/UserDialog'));
 
@@ -95,6 +96,7 @@ export default function Shell() {
               </option>
             ))}
           </SelectField>
+          <NotificationsBell />
           <button type="button" className="icon-btn" aria-label={t('shell.theme')} data-testid="theme-toggle" onClick={toggle}>
             <Icon name={mode === 'dark' ? 'sun' : 'moon'} />
           </button>

@@ -24,6 +24,7 @@ const superOnly = (u: User) => !!u.super;
  */
 export const MENU: MenuItem[] = [
   { to: '/', label: 'menu.home', icon: 'home', section: 'main' },
+  { to: '/tickets', label: 'menu.tickets', icon: 'queue', section: 'main' },
   { to: '/connections', label: 'menu.connections', icon: 'connections', section: 'admin', badge: 'connections' },
   { to: '/queues', label: 'menu.queues', icon: 'queue', section: 'admin' },
   { to: '/users', label: 'menu.users', icon: 'users', section: 'admin' },

@@ -1,0 +1,234 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert, Button, Flex, Loader, SelectField, TextField } from '@aws-amplify/ui-react';
+import { FORM_SUBMIT_DELAY_MS, isAdminProfile, SEARCH_DEBOUNCE_MS, SELECT_QUEUE, type User } from '@balcao/shared';
+import { api, ApiError } from '../../api/http';
+import { errorText, toastError } from '../../api/errors';
+import { translateMessage } from '../../i18n';
+import { Modal } from '../../ui/Modal';
+import { delay } from '../../ui/form';
+import { useDebounced } from '../../ui/hooks';
+import { formatWhatsappNumber } from '../../ui/phone';
+import type { Option } from './MultiSelect';
+import type { ApiTicket } from './types';
+
+interface ContactLite {
+  id: number;
+  name: string;
+  number: string;
+}
+
+/** The contact search starts at 3 characters (spec 001 §5). */
+const MIN_CONTACT_SEARCH = 3;
+
+/** Which contact a typed value creates: all digits → that number; other text → a name (spec 001 §5). */
+export const contactFromText = (text: string) => (/^\d+$/.test(text) ? { name: text, number: text } : { name: text });
+
+/** A 409 of POST /tickets: the chat already has a non-closed ticket, with who holds it. */
+export interface OpenTicketConflict {
+  ticketId?: number;
+  ticketUuid?: string | null;
+  holder?: { id: number; name: string } | null;
+}
+
+export default function NewTicketDialog({
+  open,
+  user,
+  queues,
+  onClose,
+  onCreated,
+  initialContact,
+}: {
+  open: boolean;
+  user: User;
+  queues: Option[];
+  onClose: () => void;
+  onCreated: (t: ApiTicket) => void;
+  initialContact?: ContactLite;
+}) {
+  const { t } = useTranslation();
+  const admin = isAdminProfile(user.profile) || !!user.super;
+  const [text, setText] = useState('');
+  const term = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
+  const [contact, setContact] = useState<ContactLite | null>(initialContact ?? null);
+  const [options, setOptions] = useState<ContactLite[]>([]);
+  const [searching, setSearching] = useState(false);
+  const [queueId, setQueueId] = useState<string>(queues.length === 1 ? String(queues[0]!.id) : '');
+  const [connections, setConnections] = useState<{ id: number; name: string }[]>([]);
+  const [whatsappId, setWhatsappId] = useState<string>(user.whatsappId ? String(user.whatsappId) : '');
+  const [errors, setErrors] = useState<{ contact?: string; queue?: string }>({});
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api
+      .get<{ id: number; name: string }[]>('/whatsapp', { query: { session: 0 } })
+      .then((list) => live && setConnections(list.map((c) => ({ id: c.id, name: c.name }))))
+      .catch(toastError);
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (contact || term.length < MIN_CONTACT_SEARCH) {
+      setOptions([]);
+      return;
+    }
+    let live = true;
+    setSearching(true);
+    api
+      .get<{ contacts: ContactLite[] }>('/contacts', { query: { searchParam: term } })
+      .then((r) => live && setOptions(r.contacts ?? []))
+      .catch((e) => live && toastError(e))
+      .finally(() => live && setSearching(false));
+    return () => {
+      live = false;
+    };
+  }, [term, contact]);
+
+  const createContact = async () => {
+    const value = text.trim();
+    if (!value) return;
+    setBusy(true);
+    try {
+      const c = await api.post<ContactLite>('/contacts', contactFromText(value));
+      setContact(c);
+      setErrors((e) => ({ ...e, contact: undefined }));
+    } catch (e) {
+      // The contact form's own messages (name/number length, duplicate number) under the field.
+      const body = e instanceof ApiError ? e.body : undefined;
+      const msg = body?.fields?.[0]?.message ?? body?.message;
+      if (e instanceof ApiError && e.status === 400 && msg) setErrors((x) => ({ ...x, contact: translateMessage(msg) ?? msg }));
+      else toastError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = async (ev: FormEvent) => {
+    ev.preventDefault();
+    const errs: typeof errors = {};
+    if (!contact) errs.contact = t('validation.required');
+    if (!queueId && !admin) errs.queue = t('tickets.selectQueue');
+    setErrors(errs);
+    setConflict(null);
+    if (errs.contact || errs.queue) return;
+    setBusy(true);
+    await delay(FORM_SUBMIT_DELAY_MS);
+    try {
+      const ticket = await api.post<ApiTicket>('/tickets', {
+        contactId: contact!.id,
+        queueId: queueId ? Number(queueId) : undefined,
+        whatsappId: whatsappId ? Number(whatsappId) : undefined,
+        userId: user.id,
+        status: 'open',
+      });
+      onCreated(ticket);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'ERR_OTHER_OPEN_TICKET') {
+        const c = e.body as OpenTicketConflict;
+        // One's own open ticket simply opens; someone else's keeps the dialog with who holds it.
+        if (c.holder?.id === user.id && c.ticketUuid) {
+          onCreated({ uuid: c.ticketUuid, id: c.ticketId, status: 'open' } as ApiTicket);
+          return;
+        }
+        setConflict(c.holder ? t('tickets.alreadyAssigned', { name: c.holder.name }) : errorText(e));
+      } else if (e instanceof ApiError && e.status === 400 && e.body.fields?.some((f) => f.field === 'queueId')) {
+        const m = e.body.fields.find((f) => f.field === 'queueId')!.message;
+        setErrors({ queue: m === SELECT_QUEUE ? t('tickets.selectQueue') : (translateMessage(m) ?? m) });
+      } else toastError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const typed = text.trim();
+  return (
+    <Modal open={open} title={t('tickets.newTitle')} onClose={onClose}>
+      <form onSubmit={(e) => void submit(e)} noValidate data-testid="new-ticket-form">
+        <Flex direction="column" gap="0.9rem">
+          {contact ? (
+            <Flex alignItems="flex-end" gap="0.5rem">
+              <TextField label={t('tickets.contact')} value={`${contact.name}${contact.number ? ` — ${formatWhatsappNumber(contact.number)}` : ''}`} isReadOnly flex="1" />
+              <Button size="small" onClick={() => setContact(null)}>
+                {t('tickets.changeContact')}
+              </Button>
+            </Flex>
+          ) : (
+            <div className="contact-search">
+              <TextField
+                label={t('tickets.contact')}
+                placeholder={t('tickets.contactPlaceholder')}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                hasError={!!errors.contact}
+                errorMessage={errors.contact}
+                autoComplete="off"
+                descriptiveText={typed.length > 0 && typed.length < MIN_CONTACT_SEARCH ? t('tickets.minChars', { count: MIN_CONTACT_SEARCH }) : undefined}
+              />
+              {typed.length >= MIN_CONTACT_SEARCH && (
+                <ul className="contact-options" role="listbox" aria-label={t('tickets.contact')}>
+                  {searching && (
+                    <li className="contact-option muted">
+                      <Loader size="small" /> {t('common.loading')}
+                    </li>
+                  )}
+                  {options.map((c) => (
+                    <li key={c.id} role="option" aria-selected="false">
+                      <button type="button" className="contact-option" onClick={() => setContact(c)}>
+                        <strong>{c.name}</strong>
+                        <span>{formatWhatsappNumber(c.number)}</span>
+                      </button>
+                    </li>
+                  ))}
+                  {!searching && term === typed && (
+                    <li role="option" aria-selected="false">
+                      <button type="button" className="contact-option add" disabled={busy} onClick={() => void createContact()}>
+                        {t('tickets.addContact', { value: typed })}
+                      </button>
+                    </li>
+                  )}
+                </ul>
+              )}
+            </div>
+          )}
+          <SelectField
+            label={t('tickets.queue')}
+            value={queueId}
+            onChange={(e) => setQueueId(e.target.value)}
+            hasError={!!errors.queue}
+            errorMessage={errors.queue}
+          >
+            <option value="">{admin ? t('tickets.noQueue') : t('tickets.chooseQueue')}</option>
+            {queues.map((q) => (
+              <option key={q.id} value={q.id}>
+                {q.name}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label={t('tickets.connection')} value={whatsappId} onChange={(e) => setWhatsappId(e.target.value)}>
+            <option value="">{t('tickets.defaultConnection')}</option>
+            {connections.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </SelectField>
+          {conflict && (
+            <Alert variation="error" data-testid="new-ticket-conflict">
+              {conflict}
+            </Alert>
+          )}
+          <Flex justifyContent="flex-end" gap="0.5rem">
+            <Button onClick={onClose}>{t('common.cancel')}</Button>
+            <Button type="submit" variation="primary" isLoading={busy} loadingText={t('common.save')}>
+              {t('common.save')}
+            </Button>
+          </Flex>
+        </Flex>
+      </form>
+    </Modal>
+  );
+}
