@@ -1,0 +1,206 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { ApiMessage } from '../types';
+import { MessageBubble, type BubbleActions } from './MessageBubble';
+import { canEditMessage, FOLLOW_BOTTOM_PX, isOwn, LOAD_OLDER_PX } from './rules';
+
+type Row = { kind: 'day'; key: string; label: string } | { kind: 'msg'; key: string; m: ApiMessage };
+
+export interface MessageListHandle {
+  /** Scrolls to a loaded message and flashes it; false when it is not loaded. */
+  goTo: (id: string) => boolean;
+  toBottom: () => void;
+}
+
+const dayKey = (iso: string) => {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+};
+
+function useDayLabel() {
+  const { t } = useTranslation();
+  return useCallback(
+    (iso: string) => {
+      const d = new Date(iso);
+      const today = new Date();
+      const yesterday = new Date(Date.now() - 86_400_000);
+      if (dayKey(iso) === dayKey(today.toISOString())) return t('messages.today');
+      if (dayKey(iso) === dayKey(yesterday.toISOString())) return t('messages.yesterday');
+      return `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}/${d.getFullYear()}`;
+    },
+    [t],
+  );
+}
+
+export function MessageList({
+  messages,
+  hasMore,
+  loading,
+  loaded,
+  loadOlder,
+  userId,
+  actions,
+  handle,
+}: {
+  messages: ApiMessage[];
+  hasMore: boolean;
+  loading: boolean;
+  loaded: boolean;
+  loadOlder: () => void;
+  userId: number;
+  actions: BubbleActions;
+  handle: RefObject<MessageListHandle | null>;
+}) {
+  const { t } = useTranslation();
+  const dayLabel = useDayLabel();
+  const scroller = useRef<HTMLDivElement>(null);
+  const [highlight, setHighlight] = useState<string | null>(null);
+  // Follow the newest message while the reader is near the bottom (spec 001 §9: 500 px).
+  const nearBottom = useRef(true);
+  // Stay pinned to the very bottom while rows below are measured (images loading, first render).
+  const pinned = useRef(true);
+  const anchor = useRef<{ key: string; offset: number } | null>(null);
+  const lastId = useRef<string | null>(null);
+
+  const rows = useMemo<Row[]>(() => {
+    const out: Row[] = [];
+    let day = '';
+    for (const m of messages) {
+      const k = dayKey(m.createdAt);
+      if (k !== day) {
+        day = k;
+        out.push({ kind: 'day', key: `day-${k}`, label: dayLabel(m.createdAt) });
+      }
+      out.push({ kind: 'msg', key: m.id, m });
+    }
+    return out;
+  }, [messages, dayLabel]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (rows[i]?.kind === 'day' ? 40 : 72),
+    getItemKey: (i) => rows[i]?.key ?? i,
+    overscan: 8,
+    paddingStart: 8,
+    paddingEnd: 8,
+  });
+
+  const toBottom = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    pinned.current = true;
+    el.scrollTop = el.scrollHeight;
+  }, []);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
+    nearBottom.current = distance < FOLLOW_BOTTOM_PX;
+    pinned.current = distance < 4;
+    if (el.scrollTop < LOAD_OLDER_PX && hasMore && !loading && rows.length) {
+      // Remember the first visible row so the view stays put when older pages land above it.
+      const first = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop) ?? virtualizer.getVirtualItems()[0];
+      if (first) anchor.current = { key: String(first.key), offset: first.start - el.scrollTop };
+      loadOlder();
+    }
+  };
+
+  // After rows change: restore the anchor (older page prepended) or follow the newest message.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const newest = messages[messages.length - 1]?.id ?? null;
+    const appended = newest !== lastId.current;
+    const wasEmpty = lastId.current === null;
+    lastId.current = newest;
+    if (anchor.current) {
+      const idx = rows.findIndex((r) => r.key === anchor.current!.key);
+      if (idx > 0) {
+        const start = virtualizer.getOffsetForIndex(idx, 'start')?.[0] ?? 0;
+        el.scrollTop = start - anchor.current.offset;
+        anchor.current = null;
+        return;
+      }
+      if (!loading) anchor.current = null;
+    }
+    if (appended && newest) {
+      const last = messages[messages.length - 1]!;
+      if (wasEmpty || nearBottom.current || isOwn(last, userId)) {
+        pinned.current = true;
+        virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+        el.scrollTop = el.scrollHeight;
+      }
+    }
+  }, [rows, messages, loading, userId, virtualizer]);
+
+  // Measured heights change the total size: keep the bottom in view while pinned.
+  const total = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+  }, [total]);
+
+  // A short list never scrolls: ask for older pages while the first ones do not fill the view.
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && loaded && hasMore && !loading && el.scrollHeight <= el.clientHeight + LOAD_OLDER_PX) loadOlder();
+  }, [loaded, hasMore, loading, total, loadOlder]);
+
+  useEffect(() => {
+    handle.current = {
+      goTo: (id) => {
+        const idx = rows.findIndex((r) => r.key === id);
+        if (idx < 0) return false;
+        pinned.current = false;
+        virtualizer.scrollToIndex(idx, { align: 'center' });
+        setHighlight(id);
+        return true;
+      },
+      toBottom,
+    };
+  }, [handle, rows, virtualizer, toBottom]);
+
+  useEffect(() => {
+    if (!highlight) return;
+    const h = setTimeout(() => setHighlight(null), 2000);
+    return () => clearTimeout(h);
+  }, [highlight]);
+
+  const empty = !messages.length;
+  const now = Date.now();
+  return (
+    <div className="msg-scroller" ref={scroller} onScroll={onScroll} data-testid="message-list">
+      {empty && !loaded && (
+        <div className="msg-empty" role="status">
+          {t('messages.searching')}
+        </div>
+      )}
+      {empty && loaded && (
+        <div className="msg-empty">
+          <strong>{t('messages.empty')}</strong>
+          <span>{t('messages.sayHello')}</span>
+        </div>
+      )}
+      {!empty && loading && hasMore && <div className="msg-loading-older">{t('messages.loadingOlder')}</div>}
+      <div style={{ height: total, position: 'relative', width: '100%' }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const row = rows[v.index]!;
+          return (
+            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="msg-vrow" style={{ transform: `translateY(${v.start}px)` }}>
+              {row.kind === 'day' ? (
+                <div className="msg-day">
+                  <span>{row.label}</span>
+                </div>
+              ) : (
+                <MessageBubble m={row.m} mine={isOwn(row.m, userId)} canEdit={canEditMessage(row.m, userId, now)} actions={actions} highlighted={highlight === row.m.id} />
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
