@@ -92,6 +92,11 @@ export const routes: RouteDef[] = [
   r('GET', '/messages/{ticketId}', 'messages'),
   r('POST', '/messages/{ticketId}', 'messages', { maxBodyBytes: 6 * 1024 * 1024 }),
   r('POST', '/messages/retry/{messageId}', 'messages'),
+  // API Gateway allows one variable name per path level: `{ticketId}` here names the message.
+  r('DELETE', '/messages/{ticketId}', 'messages'),
+  r('POST', '/messages/{ticketId}/reactions', 'messages'),
+  r('POST', '/messages/{ticketId}/media-upload', 'messages'),
+  r('POST', '/forward', 'messages'),
 
   // tickets (issue 4)
   r('GET', '/tickets', 'tickets'),

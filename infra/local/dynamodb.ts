@@ -5,9 +5,11 @@ import { createRequire } from 'node:module';
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  type DescribeTableCommandOutput,
   DescribeTimeToLiveCommand,
   DynamoDBClient,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
@@ -106,8 +108,9 @@ export async function ensureTable(endpoint: string, tableName: string, log: Log)
   });
   try {
     let exists = true;
+    let described: DescribeTableCommandOutput | undefined;
     try {
-      await ddb.send(new DescribeTableCommand({ TableName: tableName }));
+      described = await ddb.send(new DescribeTableCommand({ TableName: tableName }));
     } catch (e) {
       if (!(e instanceof ResourceNotFoundException)) throw e;
       exists = false;
@@ -139,6 +142,29 @@ export async function ensureTable(endpoint: string, tableName: string, log: Log)
       log('dynamodb', `created table ${tableName}`);
     } else {
       log('dynamodb', `table ${tableName} exists`);
+      // A data directory from before an index was added gets it now (as a CDK deploy would add it).
+      const present = new Set((described?.Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName));
+      for (const g of TABLE_DEFINITION.globalSecondaryIndexes.filter((x) => !present.has(x.indexName))) {
+        await ddb.send(
+          new UpdateTableCommand({
+            TableName: tableName,
+            AttributeDefinitions: [g.partitionKey, g.sortKey].map((a) => ({ AttributeName: a, AttributeType: 'S' })),
+            GlobalSecondaryIndexUpdates: [
+              {
+                Create: {
+                  IndexName: g.indexName,
+                  KeySchema: [
+                    { AttributeName: g.partitionKey, KeyType: 'HASH' },
+                    { AttributeName: g.sortKey, KeyType: 'RANGE' },
+                  ],
+                  Projection: { ProjectionType: 'ALL' },
+                },
+              },
+            ],
+          }),
+        );
+        log('dynamodb', `added index ${g.indexName} to ${tableName}`);
+      }
     }
     const ttl = await ddb.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
     if (ttl.TimeToLiveDescription?.TimeToLiveStatus !== 'ENABLED') {

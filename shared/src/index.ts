@@ -12,4 +12,5 @@ export * from './visibility.js';
 export * from './whatsapp.js';
 export * from './schemas/connections.js';
 export * from './schemas/tickets.js';
+export * from './schemas/messages.js';
 export * from './variables.js';

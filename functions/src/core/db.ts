@@ -200,7 +200,7 @@ export const tx = {
 };
 
 /** Strips the storage keys from an item before it leaves the API. */
-const STORAGE_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'ttl', 'entity'] as const;
+const STORAGE_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK', 'GSI3PK', 'GSI3SK', 'GSI4PK', 'GSI4SK', 'ttl', 'entity'] as const;
 export function clean<T extends object>(item: T): Omit<T, (typeof STORAGE_ATTRIBUTES)[number]> {
   const rest = { ...item } as Record<string, unknown>;
   for (const k of STORAGE_ATTRIBUTES) delete rest[k];

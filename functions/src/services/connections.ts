@@ -17,6 +17,7 @@ import { sendCommand } from '../core/commands.js';
 import { SHARDS } from '../workers/manifest.js';
 import type { CompanyItem, PlanItem, QueueItem } from './types.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
+import { connectionTimerKeys } from './tickets.js';
 
 export interface ConnectionItem {
   PK: string;
@@ -160,6 +161,7 @@ export async function createConnection(companyId: number, input: unknown): Promi
     createdAt: now,
     updatedAt: now,
   };
+  Object.assign(item, connectionTimerKeys(item));
   const limit = plan?.connections ?? 0;
   const items: TransactItem[] = [
     tx.putUnique({ ...nameMarker(companyId, data.name), entity: 'unique', connectionId: id }),
@@ -198,12 +200,16 @@ export async function updateConnection(companyId: number, id: number, input: unk
   const changed: Record<string, unknown> = Object.fromEntries(
     Object.entries({ ...fields, queueIds, tokenHash: newHash ?? current.tokenHash, updatedAt: now }).filter(([, v]) => v !== undefined),
   );
+  // The sweeper's list of connections with ticket timers follows the edited timer settings.
+  const timersEdited = data.timeToTransfer !== undefined || data.transferQueueId !== undefined || data.expiresTicket !== undefined;
+  const timerKeys = timersEdited ? connectionTimerKeys({ ...current, ...changed, companyId, id }) : undefined;
+  if (timerKeys) Object.assign(changed, timerKeys);
   const names = Object.fromEntries(Object.keys(changed).map((k, i) => [`#f${i}`, k]));
   const values = Object.fromEntries(Object.values(changed).map((v, i) => [`:f${i}`, v]));
   const items: TransactItem[] = [
     tx.update(
       connectionKey(companyId, id),
-      `SET ${Object.keys(changed).map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+      `SET ${Object.keys(changed).map((_, i) => `#f${i} = :f${i}`).join(', ')}${timersEdited && !timerKeys ? ' REMOVE GSI2PK, GSI2SK' : ''}`,
       values,
       'attribute_exists(PK)',
       names,

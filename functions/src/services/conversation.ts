@@ -3,7 +3,7 @@ import { AppError, canSeeTicket } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import type { Identity } from '../core/identity.js';
-import { messageSk, toApiMessage, type MessageItem } from './messages.js';
+import { messageSk, senderNames, toApiMessage, type MessageItem } from './messages.js';
 import { getTicketItem, type TicketItem } from './tickets.js';
 
 export const MESSAGES_PAGE = 20;
@@ -33,5 +33,6 @@ export async function messagesPage(ticket: TicketItem, pageNumber: number) {
     }),
   );
   const items = (out.Items ?? []) as MessageItem[];
-  return { messages: await Promise.all(items.map(toApiMessage)), count: ticket.lastSeq, hasMore: low > 1 };
+  const names = await senderNames(ticket.companyId, items);
+  return { messages: await Promise.all(items.map((m) => toApiMessage(m, names))), count: ticket.lastSeq, hasMore: low > 1 };
 }

@@ -1,6 +1,6 @@
-import { AppError, MEDIA_PLACEHOLDER, companyEvent, type MediaType, type StoredMedia } from '@balcao/shared';
-import { clean, getItem, queryAll, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
-import { pad } from '../core/keys.js';
+import { AppError, MEDIA_PLACEHOLDER, companyEvent, parseVcard, type MediaType, type StoredMedia } from '@balcao/shared';
+import { batchGet, clean, getItem, queryAll, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
+import { keys, pad } from '../core/keys.js';
 import { readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
 import { ticketGuard, ticketIndexKeys, ticketKey, type TicketItem } from './tickets.js';
@@ -35,7 +35,8 @@ export interface MessageItem {
   participant: { number?: string; lid?: string; name?: string } | null;
   isDeleted: boolean;
   isEdited: boolean;
-  reactions: { emoji: string; fromMe: boolean; from?: string }[];
+  /** One per sender: ours (`fromMe`, no sender) and each contact's (`sender` = number or LID). */
+  reactions: MessageReaction[];
   /** Set when sending failed (ERR_SENDING_WAPP_MSG); cleared on a successful retry. */
   error: string | null;
   userId: number | null;
@@ -49,14 +50,40 @@ export const messagePointer = (companyId: number, waMessageId: string, connectio
   SK: `W#${connectionId}`,
 });
 
-export async function toApiMessage(m: MessageItem) {
-  const { media, ...rest } = clean(m);
+export interface MessageReaction {
+  emoji: string;
+  fromMe: boolean;
+  sender?: string;
+  /** Older items named the sender `from`. */
+  from?: string;
+}
+
+/** Names of the agents who sent messages, read once per page rather than per message. */
+export async function senderNames(companyId: number, messages: Pick<MessageItem, 'userId'>[]): Promise<Map<number, string>> {
+  const ids = [...new Set(messages.map((m) => m.userId).filter((id): id is number => !!id))];
+  if (!ids.length) return new Map();
+  const users = await batchGet<{ id: number; name: string }>(ids.map((id) => keys.user(companyId, id)));
+  return new Map(users.map((u) => [u.id, u.name]));
+}
+
+/**
+ * The API shape of a message. A deleted message keeps its text and file in the table, but the API
+ * shows only that it was deleted (for everyone, as on WhatsApp: server-behaviour §7).
+ */
+export async function toApiMessage(m: MessageItem, names?: Map<number, string>) {
+  const { media, reactions, ...rest } = clean(m);
+  const shown = m.isDeleted ? null : media;
+  const userName = m.userId ? (names ?? (await senderNames(m.companyId, [m]))).get(m.userId) : undefined;
   return {
     ...rest,
-    mediaUrl: media ? await readUrl(media.key) : null,
-    fileName: media?.fileName ?? null,
-    mimetype: media?.mimetype ?? null,
-    ptt: media?.ptt ?? false,
+    body: m.isDeleted ? '' : m.body,
+    reactions: (reactions ?? []).map((r) => ({ emoji: r.emoji, fromMe: r.fromMe, ...((r.sender ?? r.from) ? { sender: r.sender ?? r.from } : {}) })),
+    mediaUrl: shown ? await readUrl(shown.key) : null,
+    mediaName: shown?.fileName ?? null,
+    fileName: shown?.fileName ?? null,
+    mimetype: shown?.mimetype ?? null,
+    ptt: shown?.ptt ?? false,
+    user: m.userId && userName ? { id: m.userId, name: userName } : null,
   };
 }
 
@@ -88,7 +115,11 @@ export interface NewMessage {
   unread: boolean;
 }
 
-export const listBody = (body: string, mediaType?: MediaType | null) => body || (mediaType ? MEDIA_PLACEHOLDER[mediaType] ?? '' : '');
+export const listBody = (body: string, mediaType?: MediaType | null) => {
+  // A contact card's body is the vCard itself; lists show whose card it is.
+  if (mediaType === 'contactMessage') return `👤 ${parseVcard(body).name ?? 'Contato'}`;
+  return body || (mediaType ? MEDIA_PLACEHOLDER[mediaType] ?? '' : '');
+};
 
 /**
  * Stores a message in its ticket in one transaction with the WhatsApp-id pointer (a redelivered
@@ -134,6 +165,7 @@ export async function storeMessage(ticket: TicketItem, msg: NewMessage): Promise
       wv: guard.wv,
       lastSeq: seq,
       lastMessage: listBody(msg.body, msg.mediaType),
+      lastFromMe: msg.fromMe,
       unreadMessages: current.unreadMessages + (msg.unread ? 1 : 0),
       updatedAt: now,
     };
@@ -204,6 +236,40 @@ export async function raiseAck(message: MessageItem, ack: number): Promise<Messa
 
 export async function patchMessage(message: MessageItem, set: Partial<MessageItem>): Promise<MessageItem> {
   return updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { ...set, updatedAt: new Date().toISOString() });
+}
+
+/**
+ * A read-modify-write of a message (reactions, edits, deletes) that never loses a concurrent one:
+ * written only if the message is still the version read, else read again and recomputed. `change`
+ * answers the fields to set, or undefined when nothing needs to change.
+ */
+export async function changeMessage(message: MessageItem, change: (m: MessageItem) => Partial<MessageItem> | undefined): Promise<MessageItem | undefined> {
+  let current = message;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const set = change(current);
+    if (!set) return undefined;
+    const now = new Date().toISOString();
+    try {
+      return await updateItem<MessageItem>(
+        { PK: current.PK, SK: current.SK },
+        // Strictly later, so two changes in one millisecond still differ in version.
+        { ...set, updatedAt: now > current.updatedAt ? now : new Date(Date.parse(current.updatedAt) + 1).toISOString() },
+        { condition: 'attribute_exists(PK) AND updatedAt = :prev', values: { ':prev': current.updatedAt } },
+      );
+    } catch (err) {
+      if (!isConditionFailure(err)) throw err;
+      const fresh = await getItem<MessageItem>({ PK: current.PK, SK: current.SK }, true);
+      if (!fresh) return undefined;
+      current = fresh;
+    }
+  }
+  throw new AppError(409, 'ERR_CREATING_MESSAGE', { message: 'A mensagem mudou várias vezes ao mesmo tempo; tente de novo' });
+}
+
+/** Publishes a changed message to those who may see its ticket. */
+export async function publishMessageChange(message: MessageItem) {
+  const { ticket, contact } = await loadTicketAndContact(message.companyId, message.ticketId);
+  if (ticket) await publishMessage(message, ticket, contact, 'update');
 }
 
 export async function loadTicketAndContact(companyId: number, ticketId: number) {

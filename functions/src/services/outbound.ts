@@ -11,10 +11,11 @@ export interface OutgoingMessage {
   userId?: number | null;
   quotedWaId?: string;
   media?: StoredMedia & { mediaType: MediaType };
+  /** A contact card: stored as the message body with mediaType `contactMessage` (as inbound cards are). */
   vcard?: string;
 }
 
-const peerOf = (contact: ContactItem) => (contact.isGroup ? { groupId: contact.number } : { number: contact.number, lid: contact.lid ?? undefined });
+export const peerOf = (contact: ContactItem) => (contact.isGroup ? { groupId: contact.number } : { number: contact.number, lid: contact.lid ?? undefined });
 
 /**
  * Sends a message in a ticket (server-behaviour §1, DESIGN §6): stored first with our own WhatsApp
@@ -30,10 +31,10 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
   const waMessageId = newWaMessageId();
   const stored = await storeMessage(ticket, {
     id: waMessageId,
-    body: out.body,
+    body: out.vcard ?? out.body,
     fromMe: true,
     ack: ACK.ERROR,
-    mediaType: out.media?.mediaType ?? null,
+    mediaType: out.vcard ? 'contactMessage' : (out.media?.mediaType ?? null),
     media: out.media ?? null,
     quotedWaId: out.quotedWaId,
     userId: out.userId ?? null,
@@ -58,7 +59,20 @@ async function dispatch(message: MessageItem, contact: ContactItem) {
     body: message.body,
     media: message.media && message.mediaType ? { ...message.media, mediaType: message.mediaType } : undefined,
     quotedWaId: message.quotedMsg?.id,
+    vcard: message.mediaType === 'contactMessage' ? message.body : undefined,
   });
+}
+
+/** Edits, deletes (for everyone) and reactions on WhatsApp, in order with the sends of the connection. */
+export async function sendMessageAction(
+  message: MessageItem,
+  contact: ContactItem,
+  action: { type: 'edit'; body: string } | { type: 'delete' } | { type: 'react'; emoji: string },
+) {
+  const base = { companyId: message.companyId, connectionId: message.whatsappId, to: peerOf(contact), waMessageId: message.id };
+  if (action.type === 'edit') await sendCommand({ ...base, type: 'edit', body: action.body });
+  else if (action.type === 'delete') await sendCommand({ ...base, type: 'delete' });
+  else await sendCommand({ ...base, type: 'react', emoji: action.emoji });
 }
 
 /** Sends a failed message again with the same id (WhatsApp dedups by id on the phone side). */

@@ -37,12 +37,12 @@ interface Marker {
   closedAt?: string;
 }
 
-class Raced extends Error {}
+export class Raced extends Error {}
 
 const isAdmin = (identity: Identity) => identity.isAdmin || identity.isSuper;
 
 /** Strictly later than `prev`, so a ticket's list position always moves when it changes. */
-function laterThan(prev: string): string {
+export function laterThan(prev: string): string {
   const now = Date.now();
   const p = Date.parse(prev);
   return new Date(Number.isFinite(p) && p >= now ? p + 1 : now).toISOString();
@@ -76,7 +76,7 @@ async function otherOpenTicket(companyId: number, ticketId: number): Promise<App
 }
 
 /** The whole-item write of `next` over `current`, conditional on the version read, with `extra` items. */
-async function commit(current: TicketItem, next: TicketItem, extra: TransactItem[] = [], onExtraFailed?: (i: number) => Error | undefined) {
+export async function commit(current: TicketItem, next: TicketItem, extra: TransactItem[] = [], onExtraFailed?: (i: number) => Error | undefined) {
   const guard = ticketGuard(current);
   next.wv = guard.wv;
   Object.assign(next, ticketIndexKeys(next));
@@ -129,12 +129,12 @@ async function markerHolder(companyId: number, connectionId: number, contactId: 
   return undefined;
 }
 
-async function timeZone(companyId: number) {
+export async function timeZone(companyId: number) {
   return settingValue(companyId, 'timezone');
 }
 
 /** Sends an automated text; a failure is logged (the ticket change already committed). */
-async function sendAutomated(ticket: TicketItem, body: string) {
+export async function sendAutomated(ticket: TicketItem, body: string) {
   try {
     return await sendInTicket(ticket, { body });
   } catch (err) {
@@ -174,7 +174,7 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
   const ticket: TicketItem = {
     ...ticketKey(companyId, id),
     entity: 'ticket',
-    ...ticketIndexKeys({ companyId, id, status, userId: status === 'pending' ? null : userId, queueId: data.queueId ?? null, updatedAt: iso }),
+    ...ticketIndexKeys({ companyId, id, status, userId: status === 'pending' ? null : userId, queueId: data.queueId ?? null, whatsappId, updatedAt: iso }),
     id,
     uuid: randomUUID(),
     companyId,

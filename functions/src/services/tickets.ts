@@ -15,6 +15,9 @@ export interface TicketItem {
   GSI2SK: string;
   GSI3PK: string;
   GSI3SK: string;
+  /** Ticket timer index (sparse; `ticketTimerKeys`). */
+  GSI4PK?: string;
+  GSI4SK?: string;
   id: number;
   uuid: string;
   companyId: number;
@@ -28,6 +31,8 @@ export interface TicketItem {
   lastMessage: string;
   /** Sequence of the last stored message: the messages' sort order within the ticket. */
   lastSeq: number;
+  /** Whether the last stored message was ours (the inactivity close waits on our last word). */
+  lastFromMe?: boolean;
   chatbot: boolean;
   useIntegration: boolean;
   integrationId: number | null;
@@ -60,10 +65,40 @@ export const currentMarker = (companyId: number, connectionId: number, contactId
   SK: 'CUR',
 });
 
+export type TimerKind = 'transfer' | 'expire';
+
+/** The partition of a connection's tickets that one timer kind watches. */
+export const timerPartition = (companyId: number, connectionId: number, kind: TimerKind) => `C#${companyId}#TMR#${connectionId}#${kind}`;
+
+/**
+ * The ticket timer index (GSI4, sparse): a pending ticket without a queue waits for the auto-transfer,
+ * an open ticket whose last message was ours waits for the inactivity close, each in its
+ * connection's partition ordered by its last activity (`updatedAt`). Computed with the list keys, so
+ * every whole-item write of a ticket keeps it true; the sweeper reads only the due range.
+ */
+export function ticketTimerKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'queueId' | 'whatsappId' | 'updatedAt' | 'lastFromMe'>) {
+  const kind: TimerKind | undefined =
+    t.status === 'pending' && t.queueId === null ? 'transfer' : t.status === 'open' && t.lastFromMe === true ? 'expire' : undefined;
+  // undefined removes the attributes (the document client drops undefined values).
+  if (!kind) return { GSI4PK: undefined, GSI4SK: undefined };
+  return { GSI4PK: timerPartition(t.companyId, t.whatsappId, kind), GSI4SK: `${t.updatedAt}#${pad(t.id)}` };
+}
+
+/**
+ * A connection whose settings need the ticket timers is listed in the sparse `TIMERS` partition of
+ * GSI2, so the sweeper reads only those connections.
+ */
+export function connectionTimerKeys(c: { companyId: number; id: number; timeToTransfer?: number | null; transferQueueId?: number | null; expiresTicket?: number | null }) {
+  const on = ((c.timeToTransfer ?? 0) > 0 && !!c.transferQueueId) || (c.expiresTicket ?? 0) > 0;
+  return on ? { GSI2PK: TIMER_CONNECTIONS, GSI2SK: `${c.companyId}#${pad(c.id)}` } : undefined;
+}
+export const TIMER_CONNECTIONS = 'TIMERS';
+
 /** The list indexes of a ticket (docs/data-model.md): per status, per agent, per queue; newest first. */
-export function ticketIndexKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'userId' | 'queueId' | 'updatedAt'>) {
+export function ticketIndexKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'userId' | 'queueId' | 'updatedAt' | 'whatsappId' | 'lastFromMe'>) {
   const sk = `${t.updatedAt}#${pad(t.id)}`;
   return {
+    ...ticketTimerKeys(t),
     GSI1PK: `C#${t.companyId}#TKS#${t.status}`,
     GSI1SK: sk,
     GSI2PK: `C#${t.companyId}#TKU#${t.userId ?? 0}#${t.status}`,
@@ -141,7 +176,7 @@ export async function findOrCreateTicket(
     const ticket: TicketItem = {
       ...ticketKey(companyId, id),
       entity: 'ticket',
-      ...ticketIndexKeys({ companyId, id, status: 'pending', userId: null, queueId: null, updatedAt: iso }),
+      ...ticketIndexKeys({ companyId, id, status: 'pending', userId: null, queueId: null, whatsappId: connectionId, updatedAt: iso }),
       id,
       uuid: randomUUID(),
       companyId,

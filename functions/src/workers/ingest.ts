@@ -6,7 +6,7 @@ import { sendCommand } from '../core/commands.js';
 import { connectionKey, publishSession, type ConnectionItem } from '../services/connections.js';
 import { findOrCreateContact, updateContactProfile } from '../services/contacts.js';
 import { findOrCreateTicket } from '../services/tickets.js';
-import { findMessage, loadTicketAndContact, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage, type MessageItem } from '../services/messages.js';
+import { changeMessage, findMessage, loadTicketAndContact, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage, type MessageItem } from '../services/messages.js';
 import { settingValue } from '../services/settings.js';
 import { sendInTicket } from '../services/outbound.js';
 import { handleRatingAnswer, ticketAwaitingRating } from '../services/ticket-lifecycle.js';
@@ -126,12 +126,14 @@ async function onSendResult(e: Of<'sendResult'>) {
 }
 
 async function onReaction(e: Of<'reaction'>) {
-  await withMessage(e, async (m) => {
-    const who = e.fromMe ? 'me' : (e.sender?.number ?? e.sender?.lid ?? e.chat.number ?? e.chat.lid ?? '');
-    const others = m.reactions.filter((r) => (r.fromMe ? 'me' : r.from) !== who);
-    const reactions = e.emoji ? [...others, { emoji: e.emoji, fromMe: e.fromMe, from: e.fromMe ? undefined : who }] : others;
-    return patchMessage(m, { reactions });
-  });
+  // One reaction per sender (ours has none); guarded, so an agent reacting at the same time is kept.
+  await withMessage(e, (message) =>
+    changeMessage(message, (m) => {
+      const who = e.fromMe ? 'me' : (e.sender?.number ?? e.sender?.lid ?? e.chat.number ?? e.chat.lid ?? '');
+      const others = m.reactions.filter((r) => (r.fromMe ? 'me' : (r.sender ?? r.from)) !== who);
+      return { reactions: e.emoji ? [...others, e.fromMe ? { emoji: e.emoji, fromMe: true } : { emoji: e.emoji, fromMe: false, sender: who }] : others };
+    }),
+  );
 }
 
 export async function handleEvent(e: InboundEvent): Promise<void> {
@@ -142,9 +144,10 @@ export async function handleEvent(e: InboundEvent): Promise<void> {
       for (const id of e.waMessageIds) await withMessage({ ...e, waMessageId: id }, (m) => raiseAck(m, e.ack));
       return;
     case 'edit':
-      return withMessage(e, (m) => patchMessage(m, { body: e.body, isEdited: true }));
+      // A redelivered edit, or the echo of our own, changes nothing and publishes nothing.
+      return withMessage(e, (msg) => changeMessage(msg, (m) => (m.isDeleted || (m.isEdited && m.body === e.body) ? undefined : { body: e.body, isEdited: true })));
     case 'delete':
-      return withMessage(e, (m) => (m.isDeleted ? Promise.resolve(undefined) : patchMessage(m, { isDeleted: true })));
+      return withMessage(e, (msg) => changeMessage(msg, (m) => (m.isDeleted ? undefined : { isDeleted: true })));
     case 'reaction':
       return onReaction(e);
     case 'call':

@@ -40,6 +40,17 @@ export const queues: QueueDef[] = [
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
   },
+  {
+    // Auto-transfer and inactivity-close jobs from the sweeper (services/ticket-timers.ts); each
+    // re-checks the ticket, so order and duplicates do not matter.
+    name: 'ticket-timers',
+    envVar: 'TICKET_TIMERS_QUEUE_URL',
+    fifo: false,
+    worker: 'ticket-timers',
+    batchSize: 10,
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 5,
+  },
   ...Array.from({ length: SHARDS }, (_, shard): QueueDef => ({
     // Commands for the session host that owns the shard, grouped per connection.
     name: `outbound-${shard}`,

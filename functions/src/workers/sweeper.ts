@@ -1,14 +1,17 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { log } from '../core/log.js';
 import { expireStalePresence } from '../services/presence.js';
+import { sweepTicketTimers } from '../services/ticket-timers.js';
 
 /**
  * Runs every minute (EventBridge rule; locally a timer) and does what is due (DESIGN §7). Each job
  * is idempotent, so an overlapping or repeated run changes nothing twice. Later work adds
- * schedules, campaign waves, ticket expiry, transfer timers and invoices here.
+ * schedules, campaign waves and invoices here.
  */
 export const jobs: Record<string, (now: number) => Promise<number>> = {
   presence: (now) => expireStalePresence(now),
+  // Auto-transfer and inactivity close: due tickets go to the ticket-timers queue.
+  ticketTimers: async (now) => (await sweepTicketTimers(now)).length,
 };
 
 export async function handler(event?: Partial<ScheduledEvent>): Promise<Record<string, number | string>> {

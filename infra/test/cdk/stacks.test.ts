@@ -39,7 +39,7 @@ type Resources = Record<string, { Type: string; Properties: Record<string, any>;
 const resources = (t: Template, type: string): Resources => t.findResources(type) as Resources;
 
 describe('data stack', () => {
-  it('has the single table of TABLE_DEFINITION: keys, three GSIs, TTL, on-demand, PITR, protected', () => {
+  it('has the single table of TABLE_DEFINITION: keys, its GSIs, TTL, on-demand, PITR, protected', () => {
     const t = s.templates.data;
     t.resourceCountIs('AWS::DynamoDB::Table', 1);
     t.hasResource('AWS::DynamoDB::Table', {
@@ -57,7 +57,7 @@ describe('data stack', () => {
     });
     const [table] = Object.values(resources(t, 'AWS::DynamoDB::Table'));
     const gsis = table.Properties.GlobalSecondaryIndexes as any[];
-    expect(gsis.map((g) => g.IndexName)).toEqual(['GSI1', 'GSI2', 'GSI3']);
+    expect(gsis.map((g) => g.IndexName)).toEqual(['GSI1', 'GSI2', 'GSI3', 'GSI4']);
     for (const def of TABLE_DEFINITION.globalSecondaryIndexes) {
       const gsi = gsis.find((g) => g.IndexName === def.indexName);
       expect(gsi.KeySchema).toEqual([
@@ -67,7 +67,7 @@ describe('data stack', () => {
       expect(gsi.Projection).toEqual({ ProjectionType: 'ALL' });
     }
     const attrs = (table.Properties.AttributeDefinitions as any[]).map((a) => `${a.AttributeName}:${a.AttributeType}`).sort();
-    expect(attrs).toEqual(['GSI1PK:S', 'GSI1SK:S', 'GSI2PK:S', 'GSI2SK:S', 'GSI3PK:S', 'GSI3SK:S', 'PK:S', 'SK:S']);
+    expect(attrs).toEqual(['GSI1PK:S', 'GSI1SK:S', 'GSI2PK:S', 'GSI2SK:S', 'GSI3PK:S', 'GSI3SK:S', 'GSI4PK:S', 'GSI4SK:S', 'PK:S', 'SK:S']);
   });
 
   it('keeps media in an encrypted, private, SSL-only bucket with CORS for the console origin', () => {

@@ -2,6 +2,7 @@ import { WebSocket } from 'ws';
 import type { Peer, SessionStatus } from '@balcao/shared';
 import type { Provider, ProviderEvent, ProviderSession, SendCommand, SessionContext } from '../provider.js';
 import { CLOSE, DEVICE_PATH, type DeviceRequest, type NetEvent, type ServerFrame } from '../sandbox/protocol.js';
+import { toOggOpus } from './baileys/audio.js';
 
 /**
  * The `sandbox` provider: a linked device of the simulated WhatsApp network that runs in the local
@@ -20,6 +21,8 @@ export interface SandboxProviderOptions {
   /** Reconnect backoff: `baseMs * 2^attempt`, capped at `maxMs`, with jitter. */
   reconnect?: { baseMs?: number; maxMs?: number };
   requestTimeoutMs?: number;
+  /** Voice notes reach the phone as ogg/opus, as with the Baileys provider (ffmpeg by default). */
+  transcodeVoice?: (audio: Buffer) => Promise<Buffer>;
 }
 
 export const AUTH_TOKEN = 'sandbox.token';
@@ -140,7 +143,13 @@ export class SandboxSession implements ProviderSession {
     let media: Extract<DeviceRequest, { op: 'send' }>['media'];
     if (cmd.media) {
       const data = await this.ctx.readMedia(cmd.media.key);
-      media = { mediaType: cmd.media.mediaType, mimetype: cmd.media.mimetype, fileName: cmd.media.fileName, ptt: cmd.media.ptt, dataBase64: data.toString('base64') };
+      if (cmd.media.mediaType === 'audio' && cmd.media.ptt) {
+        // WhatsApp plays voice notes only as mono ogg/opus; the phone gets what real WhatsApp would.
+        const ogg = await (this.opts.transcodeVoice ?? toOggOpus)(data);
+        media = { mediaType: 'audio', mimetype: 'audio/ogg; codecs=opus', fileName: cmd.media.fileName, ptt: true, dataBase64: ogg.toString('base64') };
+      } else {
+        media = { mediaType: cmd.media.mediaType, mimetype: cmd.media.mimetype, fileName: cmd.media.fileName, ptt: cmd.media.ptt, dataBase64: data.toString('base64') };
+      }
     }
     const res = (await this.request({ op: 'send', id: cmd.waMessageId, to, body: cmd.body, media, quotedId: cmd.quotedWaId, vcard: cmd.vcard })) as { timestamp: number };
     return { timestamp: res.timestamp };

@@ -1,13 +1,15 @@
 import { AppError } from '@balcao/shared';
 import { createRouter, created, idParam, pageParams } from '../../core/http.js';
 import { messagesPage, visibleTicket } from '../../services/conversation.js';
-import { findMessageById, toApiMessage } from '../../services/messages.js';
-import { retrySend, sendInTicket } from '../../services/outbound.js';
+import { forwardMessages } from '../../services/forward.js';
+import { createUpload } from '../../services/media.js';
+import { deleteMessage, reactToMessage, sendFromConsole } from '../../services/message-actions.js';
+import { findMessageById, senderNames, toApiMessage, type MessageItem } from '../../services/messages.js';
+import { retrySend } from '../../services/outbound.js';
 
-const quotedIdOf = (q: unknown): string | undefined => {
-  if (typeof q === 'string' && q) return q;
-  if (q && typeof q === 'object' && typeof (q as { id?: unknown }).id === 'string') return (q as { id: string }).id;
-  return undefined;
+const apiMessages = async (companyId: number, list: MessageItem[]) => {
+  const names = await senderNames(companyId, list);
+  return Promise.all(list.map((m) => toApiMessage(m, names)));
 };
 
 export const handler = createRouter('messages', {
@@ -17,19 +19,27 @@ export const handler = createRouter('messages', {
   },
   'POST /messages/{ticketId}': async (req) => {
     const ticket = await visibleTicket(req.identity, idParam(req.params.ticketId));
-    if (ticket.status === 'closed') {
-      throw new AppError(400, 'ERR_VALIDATION', { message: 'O atendimento está encerrado', fields: [{ field: 'ticketId', message: 'O atendimento está encerrado' }] });
-    }
-    const body = typeof req.body.body === 'string' ? req.body.body : '';
-    // Empty or blank text is not sent (spec 001 §5).
-    if (!body.trim()) throw new AppError(400, 'ERR_VALIDATION', { message: 'Required', fields: [{ field: 'body', message: 'Required' }] });
-    const message = await sendInTicket(ticket, { body, userId: req.identity.userId, quotedWaId: quotedIdOf(req.body.quotedMsg) });
-    return created(await toApiMessage(message));
+    const outcome = await sendFromConsole(req.identity, ticket, req.body, req.files);
+    if (outcome.kind === 'edited') return toApiMessage(outcome.message);
+    // The first message, as the single-message answer always was; every message when there are several.
+    const messages = await apiMessages(ticket.companyId, outcome.messages);
+    return created(messages.length > 1 ? { ...messages[0], messages } : messages[0]);
   },
+  'POST /messages/{ticketId}/media-upload': async (req) => {
+    await visibleTicket(req.identity, idParam(req.params.ticketId));
+    return created(await createUpload(req.identity.companyId, req.body));
+  },
+  // `{ticketId}` is the message's id on these two routes (one variable name per path level).
+  'DELETE /messages/{ticketId}': async (req) => toApiMessage(await deleteMessage(req.identity, req.params.ticketId)),
+  'POST /messages/{ticketId}/reactions': async (req) => toApiMessage(await reactToMessage(req.identity, req.params.ticketId, req.body)),
   'POST /messages/retry/{messageId}': async (req) => {
     const message = await findMessageById(req.identity.companyId, req.params.messageId);
     if (!message) throw new AppError(404, 'ERR_NOT_FOUND');
     await visibleTicket(req.identity, message.ticketId);
     return toApiMessage(await retrySend(message));
+  },
+  'POST /forward': async (req) => {
+    const { ticket, messages } = await forwardMessages(req.identity, req.body);
+    return created({ ticketId: ticket.id, ticketUuid: ticket.uuid, ticketStatus: ticket.status, messages: await apiMessages(ticket.companyId, messages) });
   },
 });

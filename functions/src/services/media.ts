@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import {
+  AppError,
+  FILE_NOT_FOUND,
+  MEDIA_LIMITS,
+  UPLOAD_URL_EXPIRES_SECONDS,
+  checkMedia,
+  displayFileName,
+  fileTooLarge,
+  mediaKindOf,
+  mediaUploadSchema,
+  parseOrThrow,
+  safeFileName,
+  FILE_TYPE_NOT_ALLOWED,
+  baseContentType,
+  type MediaType,
+  type StoredMedia,
+} from '@balcao/shared';
+import { s3Client } from '../core/aws.js';
+import { env } from '../core/env.js';
+import { log } from '../core/log.js';
+
+/**
+ * Media the agents send (server-behaviour §7, DESIGN §6/§8). Large files never pass through the
+ * API: the console asks for a presigned PUT (`createUpload`), uploads straight to S3 under the
+ * company's upload prefix, then names the key in the send. The send checks the object (size, and
+ * the real format from its first bytes) and moves it to the key scheme inbound media uses, so
+ * reading goes through the same short-lived URLs. Uploads live under `tmp/`, which the bucket
+ * expires after a day: an upload that is never sent cleans itself up.
+ */
+
+export type OutgoingMedia = StoredMedia & { mediaType: MediaType };
+
+const invalid = (field: string, message: string) => new AppError(400, 'ERR_VALIDATION', { message, fields: [{ field, message }] });
+
+/** Every upload of a company starts with this prefix; a send accepts no other key. */
+export const uploadPrefix = (companyId: number) => `tmp/uploads/${companyId}/`;
+const UPLOAD_KEY = /^tmp\/uploads\/(\d+)\/[0-9a-f-]{36}\/[A-Za-z0-9._-]{1,100}$/;
+
+let presigner: S3Client | undefined;
+/**
+ * Presigning only: without flexible checksums, a presigned PUT would carry the checksum of an
+ * empty body and S3 would refuse the browser's upload.
+ */
+function presignClient(): S3Client {
+  presigner ??= new S3Client({
+    region: env.region,
+    endpoint: env.s3Endpoint,
+    forcePathStyle: !!env.s3Endpoint,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return presigner;
+}
+
+/** `POST /messages/{ticketId}/media-upload`: a presigned PUT for one file of an accepted type and size. */
+export async function createUpload(companyId: number, input: unknown) {
+  const data = parseOrThrow(mediaUploadSchema, input);
+  const kind = mediaKindOf(data.contentType)!;
+  if (data.size > MEDIA_LIMITS[kind]) throw invalid('size', fileTooLarge(kind));
+  const contentType = baseContentType(data.contentType);
+  const key = `${uploadPrefix(companyId)}${randomUUID()}/${safeFileName(data.fileName)}`;
+  const expiresIn = UPLOAD_URL_EXPIRES_SECONDS;
+  const uploadUrl = await getSignedUrl(presignClient(), new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, ContentType: contentType }), { expiresIn });
+  return { key, uploadUrl, headers: { 'Content-Type': contentType }, expiresIn };
+}
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'video/mp4': 'mp4',
+  'video/3gpp': '3gp',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/webm': 'webm',
+  'audio/wav': 'wav',
+  'application/pdf': 'pdf',
+  'application/zip': 'zip',
+  'text/plain': 'txt',
+  'text/csv': 'csv',
+};
+
+/** The key of a message's media: the scheme the session host uses for inbound media. */
+function messageMediaKey(companyId: number, connectionId: number, mimetype: string, name: string) {
+  const fromName = /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase();
+  const ext = EXTENSIONS[mimetype] ?? fromName ?? 'bin';
+  return `c/${companyId}/media/${connectionId}/${randomUUID()}.${ext}`;
+}
+
+const isNotFound = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+};
+
+/** An uploaded file checked and ready to be moved under the message's key. */
+export interface CheckedUpload {
+  sourceKey: string;
+  media: OutgoingMedia;
+}
+
+/**
+ * Checks one uploaded file named in a send: the key is this company's upload, the object exists,
+ * its size is within its kind's limit and its first bytes match its type. Nothing is written.
+ */
+export async function checkUpload(companyId: number, connectionId: number, item: { key: string; name: string; ptt?: boolean }, field: string): Promise<CheckedUpload> {
+  const match = UPLOAD_KEY.exec(item.key);
+  if (!match || Number(match[1]) !== companyId) throw invalid(`${field}.key`, FILE_NOT_FOUND);
+  let head;
+  try {
+    head = await s3Client().send(new HeadObjectCommand({ Bucket: env.mediaBucket, Key: item.key }));
+  } catch (err) {
+    if (isNotFound(err)) throw invalid(`${field}.key`, FILE_NOT_FOUND);
+    throw err;
+  }
+  const size = head.ContentLength ?? 0;
+  let first: Uint8Array = new Uint8Array();
+  if (size > 0) {
+    const part = await s3Client().send(new GetObjectCommand({ Bucket: env.mediaBucket, Key: item.key, Range: 'bytes=0-63' }));
+    first = await part.Body!.transformToByteArray();
+  }
+  const check = checkMedia(head.ContentType ?? '', size, first);
+  if (!check.ok) throw invalid(`${field}.key`, check.message);
+  if (item.ptt && check.kind !== 'audio') throw invalid(`${field}.ptt`, FILE_TYPE_NOT_ALLOWED);
+  const fileName = displayFileName(item.name);
+  return {
+    sourceKey: item.key,
+    media: {
+      key: messageMediaKey(companyId, connectionId, check.mimetype, fileName),
+      mimetype: check.mimetype,
+      fileName,
+      size,
+      mediaType: check.kind,
+      ...(item.ptt ? { ptt: true } : {}),
+    },
+  };
+}
+
+/** Moves a checked upload under its message key (copy, then drop the upload). */
+export async function commitUpload(u: CheckedUpload): Promise<OutgoingMedia> {
+  await s3Client().send(
+    new CopyObjectCommand({
+      Bucket: env.mediaBucket,
+      Key: u.media.key,
+      CopySource: `${env.mediaBucket}/${u.sourceKey.split('/').map(encodeURIComponent).join('/')}`,
+      ContentType: u.media.mimetype,
+      MetadataDirective: 'REPLACE',
+    }),
+  );
+  // The copy is what the message names; a leftover upload only waits for the tmp/ expiry.
+  await s3Client()
+    .send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: u.sourceKey }))
+    .catch((err) => log.warn({ err, key: u.sourceKey }, 'upload not removed after the copy'));
+  return u.media;
+}
+
+/** A file sent in a multipart body: checked like an upload, then stored under its message key. */
+export interface CheckedFile {
+  data: Buffer;
+  media: OutgoingMedia;
+}
+
+export function checkFile(companyId: number, connectionId: number, file: { fileName: string; mimeType: string; data: Buffer }, ptt: boolean, field: string): CheckedFile {
+  const check = checkMedia(file.mimeType || '', file.data.length, file.data.subarray(0, 64));
+  if (!check.ok) throw invalid(field, check.message);
+  const audioNote = ptt && check.kind === 'audio';
+  const fileName = displayFileName(file.fileName);
+  return {
+    data: file.data,
+    media: {
+      key: messageMediaKey(companyId, connectionId, check.mimetype, fileName),
+      mimetype: check.mimetype,
+      fileName,
+      size: file.data.length,
+      mediaType: check.kind,
+      ...(audioNote ? { ptt: true } : {}),
+    },
+  };
+}
+
+export async function commitFile(f: CheckedFile): Promise<OutgoingMedia> {
+  await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: f.media.key, Body: f.data, ContentType: f.media.mimetype }));
+  return f.media;
+}

@@ -1,0 +1,176 @@
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { TRANSFER_NOTICE, fillVariables, toQueueBody } from '@balcao/shared';
+import { z } from 'zod';
+import { dynamo, sqsClient } from '../core/aws.js';
+import { env } from '../core/env.js';
+import { getItem, tx, type TransactItem } from '../core/db.js';
+import { keys } from '../core/keys.js';
+import { log } from '../core/log.js';
+import { contactKey, type ContactItem } from './contacts.js';
+import { connectionKey, type ConnectionItem } from './connections.js';
+import { settingValue } from './settings.js';
+import { Raced, commit, laterThan, publishTicketChange, sendAutomated, timeZone } from './ticket-lifecycle.js';
+import { TIMER_CONNECTIONS, currentMarker, ticketKey, timerPartition, type TicketItem, type TimerKind } from './tickets.js';
+import type { QueueItem } from './types.js';
+import { queues } from '../workers/manifest.js';
+
+/**
+ * Time-driven ticket work (server-behaviour §6, DESIGN §7): the auto-transfer of a pending ticket
+ * without a queue and the inactivity close of an open ticket whose last message was ours. The
+ * sweeper reads, for each connection listed in the `TIMERS` partition, the due range of its timer
+ * partitions (GSI4, kept by every ticket write) and enqueues one job per ticket; the job re-reads
+ * the ticket and the connection, re-checks the rule and writes conditionally on the version read,
+ * so a repeated job or a ticket that changed meanwhile changes nothing.
+ */
+
+const TIMERS_QUEUE = queues.find((q) => q.name === 'ticket-timers')!;
+/** Tickets enqueued per connection and kind in one sweep; the rest are due again a minute later. */
+const PER_PARTITION = 500;
+const MINUTE = 60_000;
+
+export const timerJobSchema = z.object({
+  v: z.literal(1),
+  kind: z.enum(['transfer', 'expire']),
+  companyId: z.number().int().positive(),
+  ticketId: z.number().int().positive(),
+  /** The sweep's instant: the job acts only if the ticket had no activity since the due time then. */
+  now: z.number().int().positive(),
+});
+export type TimerJob = z.infer<typeof timerJobSchema>;
+
+/** The minutes after which a kind is due on this connection, or undefined when it is off. */
+export function timerMinutes(conn: ConnectionItem, kind: TimerKind): number | undefined {
+  if (kind === 'transfer') return conn.timeToTransfer > 0 && conn.transferQueueId ? conn.timeToTransfer : undefined;
+  return conn.expiresTicket > 0 ? conn.expiresTicket : undefined;
+}
+
+async function timerConnections(): Promise<ConnectionItem[]> {
+  const found: ConnectionItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: env.tableName,
+        IndexName: 'GSI2',
+        KeyConditionExpression: 'GSI2PK = :p',
+        ExpressionAttributeValues: { ':p': TIMER_CONNECTIONS },
+        ExclusiveStartKey: start,
+      }),
+    );
+    found.push(...((out.Items ?? []) as ConnectionItem[]));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+/** Ticket ids of a connection's timer partition whose last activity is at or before `cutoff`. */
+async function dueTickets(conn: ConnectionItem, kind: TimerKind, cutoff: number): Promise<number[]> {
+  // Sort keys are `<updatedAt ISO>#<id padded>`; '~' sorts after every digit.
+  const out = await dynamo().send(
+    new QueryCommand({
+      TableName: env.tableName,
+      IndexName: 'GSI4',
+      KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
+      ExpressionAttributeValues: { ':p': timerPartition(conn.companyId, conn.id, kind), ':c': `${new Date(cutoff).toISOString()}#~` },
+      ProjectionExpression: 'id',
+      Limit: PER_PARTITION,
+    }),
+  );
+  return (out.Items ?? []).map((i) => Number(i.id));
+}
+
+/**
+ * The sweeper's part: enqueues a job for every ticket due at `now`. Answers the jobs enqueued
+ * (a test can call it with a later `now` instead of waiting).
+ */
+export async function sweepTicketTimers(now = Date.now()): Promise<TimerJob[]> {
+  const jobs: TimerJob[] = [];
+  for (const conn of await timerConnections()) {
+    for (const kind of ['transfer', 'expire'] as const) {
+      const minutes = timerMinutes(conn, kind);
+      if (!minutes) continue;
+      for (const ticketId of await dueTickets(conn, kind, now - minutes * MINUTE)) {
+        jobs.push({ v: 1, kind, companyId: conn.companyId, ticketId, now });
+      }
+    }
+  }
+  const url = process.env[TIMERS_QUEUE.envVar];
+  if (jobs.length && !url) throw new Error(`Missing environment variable ${TIMERS_QUEUE.envVar}`);
+  for (let i = 0; i < jobs.length; i += 10) {
+    const batch = jobs.slice(i, i + 10);
+    const out = await sqsClient().send(
+      new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((j, n) => ({ Id: String(n), MessageBody: toQueueBody(j) })) }),
+    );
+    // Not enqueued now: still due, so the next sweep enqueues it again.
+    if (out.Failed?.length) log.warn({ failed: out.Failed.length }, 'ticket timer jobs not enqueued');
+  }
+  return jobs;
+}
+
+export type TimerOutcome = 'transferred' | 'closed' | 'skipped';
+
+/**
+ * Runs one job: re-reads the ticket and its connection, applies the rule if it still holds at the
+ * sweep's instant, and writes conditionally on the version read (a lost race re-reads and decides
+ * again). Answers what it did.
+ */
+export async function runTimerJob(job: TimerJob): Promise<TimerOutcome> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const t = await getItem<TicketItem>(ticketKey(job.companyId, job.ticketId), true);
+    if (!t) return 'skipped';
+    const conn = await getItem<ConnectionItem>(connectionKey(t.companyId, t.whatsappId));
+    const minutes = conn && timerMinutes(conn, job.kind);
+    // Activity after the due time of the sweep (or settings changed): not due any more.
+    if (!conn || !minutes || Date.parse(t.updatedAt) > job.now - minutes * MINUTE) return 'skipped';
+    try {
+      if (job.kind === 'transfer') return await autoTransfer(t, conn);
+      return await inactivityClose(t, conn);
+    } catch (err) {
+      if (err instanceof Raced) continue;
+      throw err;
+    }
+  }
+  // The ticket kept changing: it is active, and a later sweep decides again.
+  return 'skipped';
+}
+
+/** Moves a pending ticket without a queue to the connection's transfer queue, like a manual transfer. */
+async function autoTransfer(t: TicketItem, conn: ConnectionItem): Promise<TimerOutcome> {
+  if (t.status !== 'pending' || t.queueId !== null || !conn.transferQueueId) return 'skipped';
+  const queue = await getItem<QueueItem>(keys.queue(t.companyId, conn.transferQueueId));
+  if (!queue) {
+    log.warn({ companyId: t.companyId, connectionId: conn.id }, 'auto-transfer queue no longer exists');
+    return 'skipped';
+  }
+  // A transfer stops the bot, an integration or a prompt, as an agent's transfer does (§6).
+  const next: TicketItem = { ...t, queueId: queue.id, chatbot: false, useIntegration: false, integrationId: null, promptId: null, updatedAt: laterThan(t.updatedAt) };
+  const saved = await commit(t, next);
+  await publishTicketChange(saved, 'update', t);
+  if ((await settingValue(t.companyId, 'sendMsgTransfTicket')) === 'enabled') {
+    const contact = await getItem<ContactItem>(contactKey(t.companyId, t.contactId));
+    await sendAutomated(saved, fillVariables(TRANSFER_NOTICE, { name: contact?.name, queue: queue.name, agent: null, timeZone: await timeZone(t.companyId) }));
+  }
+  return 'transferred';
+}
+
+/** Closes an open ticket whose last message was ours, then sends the connection's inactivity text. */
+async function inactivityClose(t: TicketItem, conn: ConnectionItem): Promise<TimerOutcome> {
+  if (t.status !== 'open' || t.lastFromMe !== true) return 'skipped';
+  const now = laterThan(t.updatedAt);
+  const next: TicketItem = { ...t, status: 'closed', finishedAt: now, unreadMessages: 0, awaitingRatingUntil: null, chatbot: false, useIntegration: false, integrationId: null, promptId: null, updatedAt: now };
+  const marker = currentMarker(t.companyId, t.whatsappId, t.contactId);
+  const cur = await getItem<{ ticketId: number }>(marker, true);
+  const extra: TransactItem[] = [];
+  // The chat's marker remembers the close (the 2-hour reopen rule) in the same transaction.
+  if (cur?.ticketId === t.id) {
+    extra.push(tx.update(marker, 'SET #s = :c, closedAt = :at', { ':c': 'closed', ':at': now, ':t': t.id }, 'ticketId = :t', { '#s': 'status' }));
+  }
+  const saved = await commit(t, next, extra, () => new Raced());
+  await publishTicketChange(saved, 'update', t);
+  if (conn.expiresInactiveMessage?.trim()) {
+    const contact = await getItem<ContactItem>(contactKey(t.companyId, t.contactId));
+    await sendAutomated(saved, fillVariables(conn.expiresInactiveMessage, { name: contact?.name, timeZone: await timeZone(t.companyId) }));
+  }
+  return 'closed';
+}
