@@ -343,7 +343,8 @@ async function planUpdate(identity: Identity, t: TicketItem, data: UpdateTicketI
     plan.reopenedFrom = 'closed';
     next.finishedAt = null;
     next.awaitingRatingUntil = null;
-    next.queuedAt = status === 'pending' ? now : t.queuedAt;
+    // A new cycle (§12): its wait starts now, also when the agent reopens it straight to open.
+    next.queuedAt = now;
   }
   if (t.status === 'closed' || next.whatsappId !== t.whatsappId) {
     extra.push(claimMarker(companyId, next.whatsappId, t.contactId, t.id, status));
