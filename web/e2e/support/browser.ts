@@ -20,7 +20,12 @@ export function chromiumPath(): string {
   return found;
 }
 
-export const launch = (): Promise<Browser> => chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
+/** `extraArgs`: flags of one test file (e.g. the fake microphone of the conversation tests). */
+export const launch = (extraArgs: string[] = []): Promise<Browser> =>
+  chromium.launch({ executablePath: chromiumPath(), headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+
+/** A fake microphone that always allows: MediaRecorder gets a real (synthetic) audio track. */
+export const FAKE_MEDIA_ARGS = ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'];
 
 export const WIDE = { width: 1366, height: 800 };
 export const NARROW = { width: 400, height: 800 };

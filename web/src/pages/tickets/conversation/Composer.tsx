@@ -107,8 +107,9 @@ export function Composer({
   }, []);
 
   const post = async (body: Record<string, unknown>) => {
-    const m = await api.post<ApiMessage>(`/messages/${ticket.id}`, body);
-    onSent(m);
+    // Several files answer with every message they made under `messages`.
+    const r = await api.post<ApiMessage & { messages?: ApiMessage[] }>(`/messages/${ticket.id}`, body);
+    (r.messages ?? [r]).forEach(onSent);
   };
 
   const sendMedias = async (items: { file: Blob; name: string; caption?: string; ptt?: boolean }[]) => {
@@ -142,6 +143,7 @@ export function Composer({
       }
       setText('');
       setMode(null);
+      setEmojiOpen(false);
     } catch (err) {
       toastError(err);
     } finally {
