@@ -100,6 +100,7 @@ export const routes: RouteDef[] = [
 
   // tickets (issue 4)
   r('GET', '/tickets', 'tickets'),
+  r('GET', '/tickets/counts', 'tickets'),
   r('GET', '/tickets/u/{uuid}', 'tickets'),
   r('GET', '/tickets/{id}', 'tickets'),
   r('POST', '/tickets', 'tickets'),

@@ -5,6 +5,7 @@ import { readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
 import { ticketGuard, ticketIndexKeys, ticketKey, type TicketItem } from './tickets.js';
 import { toApiContact, type ContactItem } from './contacts.js';
+import { indexMessageText } from './search-index.js';
 
 export interface QuotedSnapshot {
   id: string;
@@ -127,6 +128,13 @@ export const listBody = (body: string, mediaType?: MediaType | null) => {
  * position. Answers `undefined` for a duplicate.
  */
 export async function storeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ message: MessageItem; ticket: TicketItem } | undefined> {
+  // The search index (words → ticket) is written alongside and awaited before answering: a crash
+  // or a redelivery (even one answered as a duplicate) only writes the same index items again.
+  const [, stored] = await Promise.all([indexMessageText(ticket.companyId, ticket.id, msg.body, msg.mediaType), writeMessage(ticket, msg)]);
+  return stored;
+}
+
+async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ message: MessageItem; ticket: TicketItem } | undefined> {
   const { companyId } = ticket;
   const quoted = msg.quotedWaId ? await findMessage(companyId, msg.quotedWaId, ticket.whatsappId) : undefined;
   let current = ticket;

@@ -25,6 +25,7 @@ import { sendInTicket } from './outbound.js';
 import { settingValue } from './settings.js';
 import { visibleTicket } from './conversation.js';
 import { currentMarker, getTicketItem, ticketGuard, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem } from './tickets.js';
+import { contactTicketPut } from './search-index.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
 import type { QueueItem, UserItem } from './types.js';
 import { log } from '../core/log.js';
@@ -204,6 +205,7 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
     tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
   ];
   if (status !== 'closed') items.push(claimMarker(companyId, whatsappId, contact.id, id, status));
+  items.push(contactTicketPut(companyId, contact.id, id));
   try {
     await transact(items, (i) => (i === 2 ? new Raced() : undefined));
   } catch (err) {

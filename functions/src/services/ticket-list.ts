@@ -1,14 +1,25 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { TICKETS_PAGE, canSeeTicket, isAdminProfile, parseOrThrow, ticketListQuerySchema, type TicketListQuery, type TicketStatusValue } from '@balcao/shared';
+import {
+  TICKETS_PAGE,
+  canSeeTicket,
+  isAdminProfile,
+  parseOrThrow,
+  ticketCountsQuerySchema,
+  ticketListQuerySchema,
+  zonedParts,
+  type TicketListQuery,
+  type TicketStatusValue,
+} from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { batchGet, getItem, queryAll } from '../core/db.js';
+import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
-import { contactKey, fold, numberMarker, type ContactItem } from './contacts.js';
-import { currentMarker, ticketKey } from './tickets.js';
+import { contactKey, type ContactItem } from './contacts.js';
+import { ticketKey } from './tickets.js';
 import type { TicketItem } from './tickets.js';
-import type { ConnectionItem } from './connections.js';
 import { toApiTickets } from './ticket-view.js';
+import { settingValue } from './settings.js';
+import { MAX_CANDIDATES, contactMatches, lookupWord, parseQuery, ticketsWithWord } from './search-index.js';
 
 type Index = 'GSI1' | 'GSI2' | 'GSI3';
 interface Source {
@@ -18,6 +29,10 @@ interface Source {
 
 /** Upper bound of items read for one page when filters drop many: the answer says hasMore. */
 const MAX_READ = 4000;
+/** Upper bound of items read to count one list (pending and open tickets: the working set). */
+const MAX_COUNT_READ = 20_000;
+/** The attributes the rules and filters look at: counting reads only these. */
+const COUNT_PROJECTION = 'id, userId, queueId, #s, unreadMessages, tagIds, contactId, createdAt, updatedAt';
 
 /**
  * One index partition read newest first, a page at a time, between `lo` (inclusive) and `hi`
@@ -27,7 +42,14 @@ class Stream {
   private buf: TicketItem[] = [];
   private start: Record<string, unknown> | undefined;
   done = false;
-  constructor(private src: Source, private hi: string | undefined, private lo: string | undefined, private pageSize: number) {}
+  read = 0;
+  constructor(
+    private src: Source,
+    private hi: string | undefined,
+    private lo: string | undefined,
+    private pageSize: number,
+    private projection = false,
+  ) {}
 
   async head(): Promise<TicketItem | undefined> {
     while (!this.buf.length && !this.done) await this.fill();
@@ -36,7 +58,11 @@ class Stream {
   shift() {
     return this.buf.shift();
   }
-  read = 0;
+  /** The next page as it comes (counting does not need the merge order). */
+  async next(): Promise<TicketItem[]> {
+    if (!this.buf.length && !this.done) await this.fill();
+    return this.buf.splice(0);
+  }
   private async fill() {
     const { index, pk } = this.src;
     const cond = [`${index}PK = :pk`];
@@ -61,18 +87,22 @@ class Stream {
         ScanIndexForward: false,
         Limit: this.pageSize,
         ExclusiveStartKey: this.start,
+        ...(this.projection ? { ProjectionExpression: `${COUNT_PROJECTION}, ${index}SK`, ExpressionAttributeNames: { '#s': 'status' } } : {}),
       }),
     );
     const items = (out.Items ?? []) as TicketItem[];
     this.read += items.length;
+    const sk = `${index}SK` as const;
     // BETWEEN includes `hi`: the cursor's own ticket was on the previous page.
-    this.buf.push(...items.filter((t) => !this.hi || t.GSI1SK < this.hi));
+    this.buf.push(...items.filter((t) => !this.hi || t[sk] < this.hi));
     this.start = out.LastEvaluatedKey;
     this.done = !this.start;
     // Later pages of a heavily filtered partition are read in bigger steps.
-    this.pageSize = Math.min(this.pageSize * 2, 400);
+    this.pageSize = Math.min(this.pageSize * 2, this.projection ? 1000 : 400);
   }
 }
+
+const sortKey = (t: TicketItem) => `${t.updatedAt}#${String(t.id).padStart(10, '0')}`;
 
 /**
  * Which index partitions can hold the tickets of a list (docs/data-model.md, "Ticket lists"):
@@ -106,8 +136,8 @@ function sourcesFor(identity: Identity, statuses: TicketStatusValue[], q: Ticket
     if (queuesSeen) {
       const mine = q.queueIds?.length ? identity.queueIds.filter((x) => q.queueIds!.includes(x)) : identity.queueIds;
       for (const qid of mine) out.push(byQueue(qid, s));
-      if (identity.allTicket) out.push(byQueue(0, s));
     }
+    if (identity.allTicket) out.push(byQueue(0, s));
   }
   const seen = new Set<string>();
   return out.filter((x) => (seen.has(x.pk) ? false : (seen.add(x.pk), true)));
@@ -115,39 +145,121 @@ function sourcesFor(identity: Identity, statuses: TicketStatusValue[], q: Ticket
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
-/**
- * `GET /tickets` (spec 001 §4): `{tickets, count, hasMore, nextCursor}`, 40 per page, newest
- * `updatedAt` first. The partitions of `sourcesFor` are merged by their common sort key; every
- * candidate passes `canSeeTicket` and the filters. Paging: `cursor` (the previous answer's
- * `nextCursor`) reads only from there on; `pageNumber` alone skips the earlier pages' tickets.
- */
-export async function listTickets(identity: Identity, query: Record<string, string | undefined>) {
-  const q = parseOrThrow(ticketListQuerySchema, query);
-  const statuses: TicketStatusValue[] =
-    q.isUseStatusFilter && q.statusFilter?.length ? [...new Set(q.statusFilter)] : q.status ? [q.status] : q.statusFilter?.length ? [...new Set(q.statusFilter)] : ['pending', 'open'];
-  const pageNumber = q.cursor ? 1 : q.pageNumber ?? 1;
-  const skip = (pageNumber - 1) * TICKETS_PAGE;
-  const want = skip + TICKETS_PAGE + 1;
-  const hi = q.cursor ?? (q.updatedAt ? `${nextDay(q.updatedAt)}` : undefined);
-  const lo = q.updatedAt;
-  const viewer = { userId: identity.userId, profile: identity.profile, queueIds: identity.queueIds, allTicket: identity.allTicket };
-  const sources = sourcesFor(identity, statuses, q);
-  const streams = sources.map((s) => new Stream(s, hi, lo, Math.min(want + 1, 100)));
+/** The instant a day starts in a time zone (two steps settle a DST change on that day). */
+function zonedMidnight(day: string, timeZone: string): number {
+  const wall = Date.parse(`${day}T00:00:00Z`);
+  const offsetAt = (t: number) => {
+    const p = zonedParts(new Date(t), timeZone);
+    return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), p.hour, Number(p.minute), Number(p.second)) - t;
+  };
+  const first = wall - offsetAt(wall);
+  return wall - offsetAt(first);
+}
 
+/** `[start, end)` of a calendar day of the company's time zone, as ISO instants (the stored form). */
+export function zonedDayRange(day: string, timeZone: string): [string, string] {
+  return [new Date(zonedMidnight(day, timeZone)).toISOString(), new Date(zonedMidnight(nextDay(day), timeZone)).toISOString()];
+}
+
+/** Statuses a query lists: the search tab's checkboxes, else the tab's status, else pending + open. */
+function statusesOf(q: TicketListQuery): TicketStatusValue[] {
+  if (q.isUseStatusFilter && q.statusFilter?.length) return [...new Set(q.statusFilter)];
+  if (q.status) return [q.status];
+  if (q.statusFilter?.length) return [...new Set(q.statusFilter)];
+  return ['pending', 'open'];
+}
+
+interface Plan {
+  q: TicketListQuery;
+  statuses: TicketStatusValue[];
+  /** `updatedAt` day: a key range. */
+  updated?: [string, string];
+  /** `date` day: tickets created that day. */
+  created?: [string, string];
+  /** Visibility and every filter that the ticket item alone decides. */
+  pass: (t: TicketItem) => boolean;
+}
+
+async function planOf(identity: Identity, q: TicketListQuery, statuses = statusesOf(q)): Promise<Plan> {
+  // Days are the company's calendar days (setting `timezone`, America/Sao_Paulo by default).
+  const tz = q.date || q.updatedAt ? await settingValue(identity.companyId, 'timezone') : 'UTC';
+  const updated = q.updatedAt ? zonedDayRange(q.updatedAt, tz) : undefined;
+  const created = q.date ? zonedDayRange(q.date, tz) : undefined;
+  const viewer = { userId: identity.userId, profile: identity.profile, queueIds: identity.queueIds, allTicket: identity.allTicket };
   const pass = (t: TicketItem) => {
     if (!identity.isSuper && !canSeeTicket(viewer, t)) return false;
     if (!statuses.includes(t.status)) return false;
+    // Tickets without a queue stay listed under a queue selection (visible only through allTicket
+    // or as one's own); a ticket of a queue not selected is not.
     if (q.queueIds?.length && t.queueId !== null && !q.queueIds.includes(t.queueId)) return false;
     if (q.withUnreadMessages && !(t.unreadMessages > 0)) return false;
     if (q.assigned === 'me' && t.userId !== identity.userId) return false;
     if (q.assigned === 'others' && t.userId === identity.userId) return false;
     if (q.users?.length && identity.isAdmin && (t.userId === null || !q.users.includes(t.userId))) return false;
-    if (q.tags?.length && !q.tags.every((tag) => (t.tagIds ?? []).includes(tag))) return false;
-    if (q.date && !t.createdAt.startsWith(q.date)) return false;
+    // Tag filters keep a ticket that has ANY of the chosen tags (docs/decisions.md).
+    if (q.tags?.length && !q.tags.some((tag) => (t.tagIds ?? []).includes(tag))) return false;
+    if (created && !(t.createdAt >= created[0] && t.createdAt < created[1])) return false;
+    if (updated && !(t.updatedAt >= updated[0] && t.updatedAt < updated[1])) return false;
     return true;
   };
+  return { q, statuses, updated, created, pass };
+}
 
-  if (q.searchParam?.trim()) return searchTickets(identity, q, statuses, pass, skip);
+/** Keeps the tickets whose contact has ANY of the chosen contact tags (one BatchGet per batch). */
+async function byContactTags(companyId: number, q: TicketListQuery, batch: TicketItem[], known?: Map<number, ContactItem>): Promise<TicketItem[]> {
+  if (!q.tagsContact?.length || !batch.length) return batch;
+  const byId = known ?? new Map((await batchGet<ContactItem>(batch.map((t) => contactKey(companyId, t.contactId)))).map((c) => [c.id, c]));
+  return batch.filter((t) => q.tagsContact!.some((tag) => (byId.get(t.contactId)?.tagIds ?? []).includes(tag)));
+}
+
+/**
+ * `GET /tickets` (spec 001 §4, §7): `{tickets, count, hasMore, nextCursor}`, 40 per page, newest
+ * `updatedAt` first. The partitions of `sourcesFor` are merged by their common sort key; every
+ * candidate passes `canSeeTicket` and the filters. Paging: `cursor` (the previous answer's
+ * `nextCursor`) reads only from there on; `pageNumber` alone skips the earlier pages' tickets.
+ * `count` is exact for lists of pending and open tickets and for searches; a list that includes
+ * closed tickets counts the tickets up to this page (closed tickets are never all read).
+ */
+export async function listTickets(identity: Identity, query: Record<string, string | undefined>) {
+  const q = parseOrThrow(ticketListQuerySchema, query);
+  const plan = await planOf(identity, q);
+  const pageNumber = q.cursor ? 1 : q.pageNumber ?? 1;
+  const skip = (pageNumber - 1) * TICKETS_PAGE;
+
+  if (q.searchParam && parseQuery(q.searchParam).length) {
+    const matches = await searchTickets(identity, plan);
+    const after = q.cursor ? matches.list.filter((t) => sortKey(t) < q.cursor!) : matches.list;
+    const page = after.slice(skip, skip + TICKETS_PAGE);
+    const hasMore = after.length > skip + TICKETS_PAGE;
+    return {
+      tickets: await toApiTickets(identity.companyId, page),
+      count: matches.list.length,
+      hasMore,
+      nextCursor: hasMore && page.length ? sortKey(page[page.length - 1]) : null,
+      /** The search reached one of its bounds: older matches exist; more words narrow it. */
+      truncated: matches.truncated,
+    };
+  }
+
+  const exactCount = plan.statuses.every((s) => s !== 'closed');
+  const [listed, counted] = await Promise.all([pageOf(identity, plan, skip), exactCount ? countOf(identity, plan) : Promise.resolve(undefined)]);
+  const { page, hasMore } = listed;
+  const last = page[page.length - 1];
+  return {
+    tickets: await toApiTickets(identity.companyId, page),
+    count: counted ?? skip + page.length,
+    hasMore,
+    nextCursor: hasMore && last ? sortKey(last) : null,
+  };
+}
+
+/** One page of a list: the partitions merged newest first until the page (+1) is filled. */
+async function pageOf(identity: Identity, plan: Plan, skip: number) {
+  const { q } = plan;
+  const want = skip + TICKETS_PAGE + 1;
+  const hi = [q.cursor, plan.updated?.[1]].filter((x): x is string => !!x).sort()[0];
+  const lo = plan.updated?.[0];
+  const streams = sourcesFor(identity, plan.statuses, q).map((s) => new Stream(s, hi, lo, Math.min(want + 1, 100)));
 
   const accepted: TicketItem[] = [];
   const ids = new Set<number>();
@@ -156,14 +268,9 @@ export async function listTickets(identity: Identity, query: Record<string, stri
   let truncated = false;
   const flush = async () => {
     // Contact tags live on the contacts: checked per batch of candidates.
-    let batch = candidates;
+    const batch = candidates;
     candidates = [];
-    if (q.tagsContact?.length && batch.length) {
-      const contacts = await batchGet<ContactItem>(batch.map((t) => contactKey(identity.companyId, t.contactId)));
-      const byId = new Map(contacts.map((c) => [c.id, c]));
-      batch = batch.filter((t) => q.tagsContact!.every((tag) => (byId.get(t.contactId)?.tagIds ?? []).includes(tag)));
-    }
-    accepted.push(...batch);
+    accepted.push(...(await byContactTags(identity.companyId, q, batch)));
   };
   for (;;) {
     if (accepted.length + candidates.length >= want) await flush();
@@ -172,7 +279,7 @@ export async function listTickets(identity: Identity, query: Record<string, stri
     let bestHead: TicketItem | undefined;
     for (const s of streams) {
       const h = await s.head();
-      if (h && (!bestHead || h.GSI1SK > bestHead.GSI1SK)) {
+      if (h && (!bestHead || sortKey(h) > sortKey(bestHead))) {
         best = s;
         bestHead = h;
       }
@@ -186,61 +293,84 @@ export async function listTickets(identity: Identity, query: Record<string, stri
     }
     if (ids.has(bestHead.id)) continue;
     ids.add(bestHead.id);
-    if (pass(bestHead)) candidates.push(bestHead);
+    if (plan.pass(bestHead)) candidates.push(bestHead);
   }
   await flush();
   const page = accepted.slice(skip, skip + TICKETS_PAGE);
-  const hasMore = accepted.length > skip + TICKETS_PAGE || truncated;
-  const last = page[page.length - 1];
-  return {
-    tickets: await toApiTickets(identity.companyId, page),
-    /** Tickets up to and including this page (exact totals per tab are not kept yet). */
-    count: skip + page.length,
-    hasMore,
-    nextCursor: hasMore && last ? last.GSI1SK : null,
-  };
+  return { page, hasMore: accepted.length > skip + TICKETS_PAGE || truncated };
 }
 
-/** Contacts read for one search: a prefix that matches more is narrowed by typing more. */
-const SEARCH_CONTACTS = 200;
+/**
+ * The exact number of tickets a list holds: the same partitions and the same rules as the list,
+ * reading only the attributes the rules need (docs/decisions.md, "Tab counts").
+ */
+async function countOf(identity: Identity, plan: Plan): Promise<number> {
+  if (plan.q.searchParam && parseQuery(plan.q.searchParam).length) return (await searchTickets(identity, plan)).list.length;
+  const streams = sourcesFor(identity, plan.statuses, plan.q).map((s) => new Stream(s, plan.updated?.[1], plan.updated?.[0], 500, true));
+  const seen = new Map<number, TicketItem>();
+  let read = 0;
+  await Promise.all(
+    streams.map(async (s) => {
+      while (!s.done && read < MAX_COUNT_READ) {
+        const items = await s.next();
+        read += items.length;
+        for (const t of items) if (!seen.has(t.id) && plan.pass(t)) seen.set(t.id, t);
+      }
+    }),
+  );
+  return (await byContactTags(identity.companyId, plan.q, [...seen.values()])).length;
+}
 
 /**
- * `searchParam` (first step): contacts whose name starts with the text (accents and case folded,
- * the contacts' alphabetical index) or whose number is exactly the digits typed (the number
- * marker); then each chat's current ticket on every connection (the chat markers). Partial numbers,
- * words inside names and message text need a search index: not done yet.
+ * `GET /tickets/counts`: the badges of the open tab's sub-tabs and of pending, exact, with the
+ * list's filters (queues, unread, tags, contact tags, users, search).
  */
-async function searchTickets(identity: Identity, q: TicketListQuery, statuses: TicketStatusValue[], pass: (t: TicketItem) => boolean, skip: number) {
+export async function countTickets(identity: Identity, query: Record<string, string | undefined>) {
+  const base = parseOrThrow(ticketCountsQuerySchema, query) as TicketListQuery;
+  const [me, others, pending] = await Promise.all([
+    planOf(identity, { ...base, assigned: 'me' }, ['open']).then((p) => countOf(identity, p)),
+    planOf(identity, { ...base, assigned: 'others' }, ['open']).then((p) => countOf(identity, p)),
+    planOf(identity, base, ['pending']).then((p) => countOf(identity, p)),
+  ]);
+  return { me, others, pending };
+}
+
+/**
+ * `searchParam`: every word of the text must match the ticket's contact (a name word starting
+ * with it; for 4+ digits, digits inside the number) or a word of one of its messages. The token
+ * partitions of each word are read (bounded), intersected starting from the smallest; a word whose
+ * partitions were cut short is checked on the candidates instead (the contact, or one BatchGet of
+ * its token keys). Only then are the candidates' tickets read: never a Scan, never other tickets.
+ */
+async function searchTickets(identity: Identity, plan: Plan): Promise<{ list: TicketItem[]; truncated: boolean }> {
   const cid = identity.companyId;
-  const term = q.searchParam!.trim();
-  const digits = term.replace(/\D/g, '');
-  const contactIds = new Set<number>();
-  if (/^[\d\s()+.-]+$/.test(term) && digits.length >= 3) {
-    const m = await getItem<{ contactId: number }>(numberMarker(cid, digits));
-    if (m) contactIds.add(m.contactId);
-  } else {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :p)',
-        ExpressionAttributeValues: { ':pk': `C#${cid}#CONTACTS`, ':p': fold(term) },
-        Limit: SEARCH_CONTACTS,
-      }),
-    );
-    for (const c of (out.Items ?? []) as ContactItem[]) contactIds.add(c.id);
+  const words = parseQuery(plan.q.searchParam ?? '');
+  const hits = await Promise.all(words.map((w) => lookupWord(cid, w)));
+  const order = [...hits].sort((a, b) => (a.truncated === b.truncated ? a.tickets.size - b.tickets.size : a.truncated ? 1 : -1));
+  const driver = order[0];
+  let ids = [...driver.tickets];
+  let truncated = driver.truncated;
+  for (const h of order.slice(1)) if (!h.truncated) ids = ids.filter((id) => h.tickets.has(id));
+  ids.sort((a, b) => b - a);
+  if (ids.length > MAX_CANDIDATES) {
+    ids = ids.slice(0, MAX_CANDIDATES);
+    truncated = true;
   }
-  const connections = contactIds.size ? await queryAll<ConnectionItem>(`C#${cid}`, 'WAPP#') : [];
-  const markers = await batchGet<{ ticketId: number }>([...contactIds].flatMap((ct) => connections.map((w) => currentMarker(cid, w.id, ct))));
-  const found = await batchGet<TicketItem>([...new Set(markers.map((m) => m.ticketId))].map((id) => ticketKey(cid, id)));
-  let matches = found.filter((t) => statuses.includes(t.status) && pass(t)).sort((a, b) => (a.GSI1SK < b.GSI1SK ? 1 : -1));
-  if (q.cursor) matches = matches.filter((t) => t.GSI1SK < q.cursor!);
-  const page = matches.slice(skip, skip + TICKETS_PAGE);
-  const hasMore = matches.length > skip + TICKETS_PAGE;
-  return {
-    tickets: await toApiTickets(cid, page),
-    count: matches.length,
-    hasMore,
-    nextCursor: hasMore && page.length ? page[page.length - 1].GSI1SK : null,
-  };
+  let list = (await batchGet<TicketItem>(ids.map((id) => ticketKey(cid, id)))).filter(plan.pass);
+
+  // Words the intersection could not decide: cut short, or looked up by a shortened key.
+  const toCheck = hits.filter((h) => h.superset || (h !== driver && h.truncated));
+  const contacts =
+    list.length && (toCheck.length || plan.q.tagsContact?.length)
+      ? new Map((await batchGet<ContactItem>(list.map((t) => contactKey(cid, t.contactId)))).map((c) => [c.id, c]))
+      : new Map<number, ContactItem>();
+  for (const h of toCheck) {
+    const sure = (t: TicketItem) => h.byMessage.has(t.id) || (!h.superset && h.tickets.has(t.id)) || contactMatches(contacts.get(t.contactId), h.w);
+    const unsure = list.filter((t) => !sure(t));
+    const viaMessages = h.w.message ? await ticketsWithWord(cid, h.w.word, unsure.map((t) => t.id)) : new Set<number>();
+    list = list.filter((t) => sure(t) || viaMessages.has(t.id));
+  }
+  list = await byContactTags(cid, plan.q, list, contacts);
+  list.sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : -1));
+  return { list, truncated };
 }

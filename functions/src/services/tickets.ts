@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '@balcao/shared';
 import { getItem, nextId, transact, tx } from '../core/db.js';
 import { pad } from '../core/keys.js';
+import { contactTicketPut } from './search-index.js';
 
 export type TicketStatus = 'pending' | 'open' | 'closed';
 
@@ -217,6 +218,7 @@ export async function findOrCreateTicket(
           },
           tx.put(ticket, 'attribute_not_exists(PK)'),
           tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
+          contactTicketPut(companyId, contact.id, id),
         ],
         () => new RaceLost(),
       );

@@ -25,11 +25,19 @@ const listOf = <T extends z.ZodType>(item: T) =>
     return v;
   }, z.array(item, { error: 'Valor inválido' }).optional());
 const ids = () => listOf(z.coerce.number({ error: 'Valor inválido' }).int({ error: 'Valor inválido' }).min(0, { error: 'Valor inválido' }));
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}/, { error: 'Valor inválido' }).transform((s) => s.slice(0, 10));
+/** A calendar day (`YYYY-MM-DD`, anything after it ignored); impossible dates like 2024-02-30 are refused. */
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}/, { error: 'Valor inválido' })
+  .transform((s) => s.slice(0, 10))
+  .refine((d) => {
+    const t = Date.parse(`${d}T00:00:00Z`);
+    return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === d;
+  }, { error: 'Valor inválido' });
 const flag = () => boolish().optional();
 
 export const ticketListQuerySchema = z.object({
-  searchParam: z.string().optional(),
+  searchParam: z.string().max(200, { error: 'Valor inválido' }).optional(),
   pageNumber: z.coerce.number({ error: 'Valor inválido' }).int({ error: 'Valor inválido' }).min(1, { error: 'Valor inválido' }).optional(),
   /** Opaque cursor of the next page (`nextCursor` of the previous answer). */
   cursor: z.string().optional(),
@@ -48,6 +56,17 @@ export const ticketListQuerySchema = z.object({
   assigned: z.enum(['me', 'others'], { error: 'Valor inválido' }).optional(),
 });
 export type TicketListQuery = z.output<typeof ticketListQuerySchema>;
+
+/** `GET /tickets/counts`: the list's filters; the tab (status, assigned) and paging are its own. */
+export const ticketCountsQuerySchema = ticketListQuerySchema.omit({ status: true, statusFilter: true, isUseStatusFilter: true, assigned: true, showAll: true, pageNumber: true, cursor: true });
+export interface TicketCounts {
+  /** Open tickets assigned to the viewer. */
+  me: number;
+  /** Open tickets of others the viewer may see. */
+  others: number;
+  /** Pending tickets the viewer may see (and accept). */
+  pending: number;
+}
 
 export const createTicketSchema = z.object({
   contactId: z.coerce.number({ error: 'Required' }).int().positive({ error: 'Required' }),

@@ -3,7 +3,7 @@ import { createRouter, created, idParam, noContent } from '../../core/http.js';
 import { getItem } from '../../core/db.js';
 import { visibleTicket } from '../../services/conversation.js';
 import { createTicket, deleteTicket, updateTicket } from '../../services/ticket-lifecycle.js';
-import { listTickets } from '../../services/ticket-list.js';
+import { countTickets, listTickets } from '../../services/ticket-list.js';
 import { toApiTickets } from '../../services/ticket-view.js';
 import { uuidPointer } from '../../services/tickets.js';
 
@@ -11,6 +11,7 @@ const one = async (companyId: number, t: Parameters<typeof toApiTickets>[1][numb
 
 export const handler = createRouter('tickets', {
   'GET /tickets': async (req) => listTickets(req.identity, req.query),
+  'GET /tickets/counts': async (req) => countTickets(req.identity, req.query),
   'GET /tickets/{id}': async (req) => one(req.identity.companyId, await visibleTicket(req.identity, idParam(req.params.id))),
   'GET /tickets/u/{uuid}': async (req) => {
     const uuid = req.params.uuid ?? '';

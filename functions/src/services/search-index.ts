@@ -1,0 +1,288 @@
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../core/aws.js';
+import { env } from '../core/env.js';
+import { batchGet, queryAll, tx, type Key, type TransactItem } from '../core/db.js';
+import { pad } from '../core/keys.js';
+
+/**
+ * The per-company word index behind the ticket search (docs/data-model.md, "Search index").
+ *
+ * - Contacts: one item per name word and one per digit suffix (4+ digits) of the number, under
+ *   the contact (`CTOK#<contactId>`, so its tokens are read and replaced with one Query), listed
+ *   in the company's GSI1 partitions `SRCH#N` / `SRCH#D` sorted `<token>#<contactId>`: a name
+ *   word prefix is a `begins_with` on SRCH#N, and any run of digits inside a number is the prefix
+ *   of one of its suffixes on SRCH#D. About a dozen small items per contact.
+ * - Messages: `TOK#M#<word>` → tickets, one item per word and ticket (SK the ticket id, newest
+ *   first), for the words (2-30 characters, common stop words left out) of every stored message.
+ * - `CTK#<contactId>` → the contact's tickets (written with the ticket), which turns a matched
+ *   contact into its tickets without reading anything else.
+ *
+ * Every write is a Put of a key that depends only on the token and the id, so repeated or
+ * redelivered writes change nothing.
+ */
+
+/** Accents and case folded, the same way for the index and the query (ç → c, Á → a). */
+export const foldText = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+
+/** Words of a text: letters and digits of any script, folded. */
+export const wordsOf = (s: string) => foldText(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+
+const NAME_WORD_MAX = 30;
+const NAME_WORDS = 8;
+const DIGITS_MIN = 4;
+const WORD_MIN = 2;
+const WORD_MAX = 30;
+/** Distinct words indexed per message: a long text costs a bounded number of writes. */
+const WORDS_PER_MESSAGE = 64;
+
+/**
+ * Words too common to tell tickets apart (pt, es, en): not indexed in messages (they would cost a
+ * write in nearly every message) and ignored in a query that has other words.
+ */
+export const STOP_WORDS = new Set(
+  (
+    'de da do das dos e o a os as um uma uns umas em no na nos nas por para pra com sem que se ou ao aos eu voce vc ' +
+    'me te ele ela isso esse essa este esta ja nao sim mais muito la el los las y en con es un una por lo le su al del ' +
+    'the an and or of to in on at is it for with you this that be are'
+  ).split(' '),
+);
+
+type ContactKind = 'N' | 'D';
+const tokenPk = (companyId: number, token: string) => `C#${companyId}#TOK#M#${token}`;
+const contactTokensPk = (companyId: number, contactId: number) => `C#${companyId}#CTOK#${pad(contactId)}`;
+const searchPartition = (companyId: number, kind: ContactKind) => `C#${companyId}#SRCH#${kind}`;
+export const contactTicketsPk = (companyId: number, contactId: number) => `C#${companyId}#CTK#${pad(contactId)}`;
+
+/** The item tying a ticket to its contact; written in the ticket's creation transaction. */
+export const contactTicketPut = (companyId: number, contactId: number, ticketId: number): TransactItem =>
+  tx.put({ PK: contactTicketsPk(companyId, contactId), SK: pad(ticketId), entity: 'contactTicket', ticketId });
+
+/** Tokens of a contact: the words of its name and the digit suffixes of its number. */
+export function contactTokens(contact: { name: string; number: string }): { kind: ContactKind; token: string }[] {
+  const out = new Map<string, { kind: ContactKind; token: string }>();
+  const digits = contact.number.replace(/\D/g, '');
+  // A contact still named by its number (no push name yet) has no name words worth indexing.
+  const placeholder = /^[\d\s()+.-]*$/.test(contact.name) && contact.name.replace(/\D/g, '') === digits;
+  for (const w of placeholder ? [] : wordsOf(contact.name).slice(0, NAME_WORDS)) out.set(`N#${w.slice(0, NAME_WORD_MAX)}`, { kind: 'N', token: w.slice(0, NAME_WORD_MAX) });
+  for (let i = 0; i + DIGITS_MIN <= digits.length; i++) out.set(`D#${digits.slice(i)}`, { kind: 'D', token: digits.slice(i) });
+  return [...out.values()];
+}
+
+/** Words of a message worth indexing. */
+export function messageTokens(body: string): string[] {
+  const out = new Set<string>();
+  for (const w of wordsOf(body)) {
+    if (w.length < WORD_MIN || w.length > WORD_MAX || STOP_WORDS.has(w)) continue;
+    out.add(w);
+    if (out.size >= WORDS_PER_MESSAGE) break;
+  }
+  return [...out];
+}
+
+type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
+
+/** BatchWrite in chunks of 25, retrying what DynamoDB leaves unprocessed. */
+async function batchWrite(requests: WriteRequest[]) {
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending: WriteRequest[] | undefined = requests.slice(i, i + 25);
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt >= 8) throw new Error('search index: writes left unprocessed');
+      if (attempt) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [env.tableName]: pending as never } }));
+      pending = out.UnprocessedItems?.[env.tableName] as WriteRequest[] | undefined;
+    }
+  }
+}
+
+/**
+ * Keeps a contact's tokens in step with its name and number. A new contact (`before` undefined)
+ * is indexed before it is first written (a crash in between leaves only tokens of an id that
+ * resolves to nothing); a changed one is compared with the tokens stored under it (one Query),
+ * so the index ends right whatever `before` said.
+ */
+export async function indexContact(companyId: number, before: { name: string; number: string } | undefined, after: { id: number; name: string; number: string }) {
+  const pk = contactTokensPk(companyId, after.id);
+  const next = contactTokens(after);
+  const stored = before ? (await queryAll<{ SK: string }>(pk, undefined, { ProjectionExpression: 'SK' })).map((i) => i.SK) : [];
+  const want = new Set(next.map((t) => `${t.kind}#${t.token}`));
+  const have = new Set(stored);
+  await batchWrite([
+    ...next
+      .filter((t) => !have.has(`${t.kind}#${t.token}`))
+      .map((t): WriteRequest => ({
+        PutRequest: {
+          Item: { PK: pk, SK: `${t.kind}#${t.token}`, GSI1PK: searchPartition(companyId, t.kind), GSI1SK: `${t.token}#${pad(after.id)}`, entity: 'searchToken', contactId: after.id },
+        },
+      })),
+    ...stored.filter((sk) => !want.has(sk)).map((sk): WriteRequest => ({ DeleteRequest: { Key: { PK: pk, SK: sk } } })),
+  ]);
+}
+
+/** Removes a deleted contact's tokens (its tickets' relation items stay with the tickets). */
+export async function unindexContact(companyId: number, contactId: number) {
+  const pk = contactTokensPk(companyId, contactId);
+  const stored = await queryAll<{ SK: string }>(pk, undefined, { ProjectionExpression: 'SK' });
+  await batchWrite(stored.map((i) => ({ DeleteRequest: { Key: { PK: pk, SK: i.SK } } })));
+}
+
+/**
+ * Contacts with a name word starting with `token` (kind N) or digits `token` inside the number
+ * (kind D), at most `limit` (`more` when there are others). Shared by the ticket and contact searches.
+ */
+export async function contactIdsByToken(companyId: number, kind: ContactKind, token: string, limit: number): Promise<{ ids: number[]; more: boolean }> {
+  const ids = new Set<number>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: env.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :t)',
+        ExpressionAttributeValues: { ':pk': searchPartition(companyId, kind), ':t': token },
+        ProjectionExpression: 'contactId',
+        Limit: limit + 1,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of out.Items ?? []) ids.add(Number(i.contactId));
+    start = out.LastEvaluatedKey;
+  } while (start && ids.size <= limit);
+  const list = [...ids];
+  return list.length > limit ? { ids: list.slice(0, limit), more: true } : { ids: list, more: false };
+}
+
+/**
+ * Indexes the words of a message under its ticket (alongside the message's own write, see
+ * `storeMessage`); a word already indexed for the ticket is simply overwritten (one item per word
+ * and ticket, however often it is written).
+ */
+export async function indexMessageText(companyId: number, ticketId: number, body: string, mediaType?: string | null) {
+  // A contact card's body is a vCard: its field names are not words anyone searches for.
+  if (mediaType === 'contactMessage') return;
+  const words = messageTokens(body);
+  if (!words.length) return;
+  await batchWrite(words.map((w) => ({ PutRequest: { Item: { PK: tokenPk(companyId, w), SK: pad(ticketId), entity: 'searchToken', ticketId } } })));
+}
+
+// ------------------------------------------------------------------------------------ query
+
+/** Bounds of one search (the answer says `hasMore` when one is reached; typing more narrows). */
+const TICKETS_PER_WORD = 500;
+const CONTACTS_PER_WORD = 60;
+const TICKETS_PER_CONTACT = 25;
+export const MAX_CANDIDATES = 600;
+
+/** A query word: what it is looked up by and how a ticket is checked against it. */
+export interface QueryWord {
+  word: string;
+  /** What name words must start with (the word cut to 30 characters, as names are indexed). */
+  name: string;
+  /** Digits to find inside numbers, when the word is 4 or more digits. */
+  digits?: string;
+  /** Looked up in message words (2-30 characters, not a stop word). */
+  message: boolean;
+}
+
+/**
+ * The words of a search text. A text made only of phone characters ("+55 (11) 9988-7766") is one
+ * number; otherwise every word must match (stop words and one-letter words are dropped when the
+ * text has other words).
+ */
+export function parseQuery(text: string): QueryWord[] {
+  const trimmed = text.trim();
+  let words: string[];
+  if (/^[\d\s()+.-]+$/.test(trimmed) && /\d/.test(trimmed)) words = [trimmed.replace(/\D/g, '')];
+  else {
+    words = [...new Set(wordsOf(trimmed))];
+    const strong = words.filter((w) => w.length > 1 && !STOP_WORDS.has(w));
+    if (strong.length) words = strong;
+  }
+  return words.slice(0, 6).map((word) => ({
+    word,
+    name: word.slice(0, NAME_WORD_MAX),
+    digits: /^\d+$/.test(word) && word.length >= DIGITS_MIN ? word : undefined,
+    message: word.length >= WORD_MIN && word.length <= WORD_MAX && !STOP_WORDS.has(word),
+  }));
+}
+
+/** Does the contact itself satisfy the word (name word prefix, or digits inside the number)? */
+export function contactMatches(contact: { name: string; number: string } | undefined, w: QueryWord): boolean {
+  if (!contact) return false;
+  if (wordsOf(contact.name).some((x) => x.startsWith(w.word))) return true;
+  return !!w.digits && contact.number.replace(/\D/g, '').includes(w.word);
+}
+
+async function queryIds(pk: string, limit: number): Promise<{ ids: number[]; full: boolean }> {
+  const ids: number[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: env.tableName,
+        KeyConditionExpression: 'PK = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: 'SK',
+        ScanIndexForward: false,
+        Limit: limit - ids.length + 1,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of out.Items ?? []) ids.push(Number(i.SK));
+    start = out.LastEvaluatedKey;
+  } while (start && ids.length <= limit);
+  return ids.length > limit ? { ids: ids.slice(0, limit), full: true } : { ids, full: false };
+}
+
+/** Runs `fn` over `xs` with at most `n` at a time. */
+async function pool<T, R>(xs: T[], n: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(xs.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, xs.length) }, async () => {
+      while (next < xs.length) {
+        const i = next++;
+        out[i] = await fn(xs[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+export interface WordHits {
+  w: QueryWord;
+  /** Tickets found for the word (contacts' tickets and tickets with the word in a message). */
+  tickets: Set<number>;
+  /** Tickets found through a message word (an exact match, no check needed). */
+  byMessage: Set<number>;
+  /** A bound was reached: a ticket outside `tickets` may still match. */
+  truncated: boolean;
+  /** The lookup keys were shortened: a ticket inside `tickets` may not match (check it). */
+  superset: boolean;
+}
+
+/** Reads the token partitions of one word, bounded. */
+export async function lookupWord(companyId: number, w: QueryWord): Promise<WordHits> {
+  const [byName, byDigits, byMessage] = await Promise.all([
+    contactIdsByToken(companyId, 'N', w.name, CONTACTS_PER_WORD),
+    w.digits ? contactIdsByToken(companyId, 'D', w.digits, CONTACTS_PER_WORD) : Promise.resolve({ ids: [], more: false }),
+    w.message ? queryIds(tokenPk(companyId, w.word), TICKETS_PER_WORD) : Promise.resolve({ ids: [], full: false }),
+  ]);
+  const contacts = [...new Set([...byName.ids, ...byDigits.ids])];
+  const perContact = await pool(contacts, 8, (c) => queryIds(contactTicketsPk(companyId, c), TICKETS_PER_CONTACT));
+  const tickets = new Set<number>(byMessage.ids);
+  for (const r of perContact) r.ids.forEach((id) => tickets.add(id));
+  return {
+    w,
+    tickets,
+    byMessage: new Set(byMessage.ids),
+    truncated: byName.more || byDigits.more || byMessage.full || perContact.some((r) => r.full),
+    superset: w.word.length > NAME_WORD_MAX,
+  };
+}
+
+/** Which of `ticketIds` have `word` in one of their messages (one BatchGet of token keys). */
+export async function ticketsWithWord(companyId: number, word: string, ticketIds: number[]): Promise<Set<number>> {
+  if (!ticketIds.length) return new Set();
+  const found = await batchGet<{ ticketId: number }>(ticketIds.map((id) => ({ PK: tokenPk(companyId, word), SK: pad(id) })));
+  return new Set(found.map((f) => f.ticketId));
+}
