@@ -163,6 +163,12 @@ export async function ensureTable(endpoint: string, tableName: string, log: Log)
             ],
           }),
         );
+        // Queries of a backfilling index fail: wait until it is ACTIVE (seconds locally).
+        for (let i = 0; i < 60; i++) {
+          const d = await ddb.send(new DescribeTableCommand({ TableName: tableName }));
+          if (d.Table?.GlobalSecondaryIndexes?.find((x) => x.IndexName === g.indexName)?.IndexStatus === 'ACTIVE') break;
+          await new Promise((r) => setTimeout(r, 500));
+        }
         log('dynamodb', `added index ${g.indexName} to ${tableName}`);
       }
     }

@@ -90,6 +90,8 @@ export async function sweepTicketTimers(now = Date.now()): Promise<TimerJob[]> {
     for (const kind of ['transfer', 'expire'] as const) {
       const minutes = timerMinutes(conn, kind);
       if (!minutes) continue;
+      // A deleted transfer queue would make every due ticket a job that can only be skipped.
+      if (kind === 'transfer' && !(await getItem(keys.queue(conn.companyId, conn.transferQueueId!)))) continue;
       for (const ticketId of await dueTickets(conn, kind, now - minutes * MINUTE)) {
         jobs.push({ v: 1, kind, companyId: conn.companyId, ticketId, now });
       }
