@@ -12,7 +12,10 @@ import {
   sendMessageSchema,
   sendMultipartSchema,
 } from '@balcao/shared';
-import { getItem } from '../core/db.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../core/aws.js';
+import { getItem, isConditionFailure } from '../core/db.js';
+import { env } from '../core/env.js';
 import type { UploadedFile } from '../core/http.js';
 import type { Identity } from '../core/identity.js';
 import { visibleTicket } from './conversation.js';
@@ -20,7 +23,8 @@ import { contactKey, type ContactItem } from './contacts.js';
 import { checkFile, checkUpload, commitFile, commitUpload, type OutgoingMedia } from './media.js';
 import { changeMessage, findMessageById, publishMessageChange, type MessageItem } from './messages.js';
 import { sendInTicket, sendMessageAction, type OutgoingMessage } from './outbound.js';
-import { getTicketItem, type TicketItem } from './tickets.js';
+import { publishTicketChange } from './ticket-lifecycle.js';
+import { getTicketItem, ticketKey, type TicketItem } from './tickets.js';
 
 /**
  * What an agent does with messages (spec 001 §4-§5, server-behaviour §7): send text, files, voice
@@ -140,6 +144,7 @@ export async function editMessage(identity: Identity, ticket: TicketItem, messag
   if (deleted) throw invalid('editMsg', EDIT_NOT_ALLOWED);
   if (!updated) return message; // the same text again: nothing to tell WhatsApp
   await publishMessageChange(updated);
+  await refreshPreview(updated, body);
   await sendMessageAction(updated, contact, { type: 'edit', body });
   return updated;
 }
@@ -155,8 +160,34 @@ export async function deleteMessage(identity: Identity, messageId: string): Prom
   const updated = await changeMessage(message, (m) => (m.isDeleted ? undefined : { isDeleted: true }));
   if (!updated) return (await findMessageById(identity.companyId, messageId)) ?? message; // deleted meanwhile
   await publishMessageChange(updated);
+  await refreshPreview(updated, DELETED_PREVIEW);
   await sendMessageAction(updated, await contactOf(updated), { type: 'delete' });
   return updated;
+}
+
+const DELETED_PREVIEW = '🚫 Mensagem apagada';
+
+/**
+ * The ticket lists show the last message: when that is the one edited or deleted, the preview
+ * follows (never over a newer message: conditional on the sequence). The write version is bumped,
+ * so a whole-ticket write that read the old preview re-reads instead of restoring it.
+ */
+async function refreshPreview(message: MessageItem, preview: string) {
+  try {
+    const out = await dynamo().send(
+      new UpdateCommand({
+        TableName: env.tableName,
+        Key: ticketKey(message.companyId, message.ticketId),
+        UpdateExpression: 'SET lastMessage = :m, wv = if_not_exists(wv, :zero) + :one',
+        ConditionExpression: 'attribute_exists(PK) AND lastSeq = :seq',
+        ExpressionAttributeValues: { ':m': preview, ':seq': message.seq, ':zero': 0, ':one': 1 },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    await publishTicketChange(out.Attributes as TicketItem);
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err; // a newer message is the preview now
+  }
 }
 
 /** `POST /messages/{id}/reactions`: our one reaction on a message (an empty emoji removes it). */

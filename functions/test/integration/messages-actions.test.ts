@@ -18,6 +18,8 @@ describe('edit, delete and reactions', () => {
     const update = await t.ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.action === 'update' && d.message.id === sent.body.id && d.message.isEdited, 20_000, mark);
     expect(update.data.message).toMatchObject({ body: 'Preço: R$ 12', isEdited: true });
     await t.onPhone((m) => m.id === sent.body.id && m.edited && m.body === 'Preço: R$ 12', 'the edit on the phone');
+    // It was the last message: the ticket lists show the new text.
+    expect((await t.admin.get(`/tickets/${t.ticketId}`)).body.lastMessage).toBe('Preço: R$ 12');
     // The edit is a change of that message, not a new one.
     const list = await messagesOf(t.admin, t.ticketId);
     expect(list.filter((m) => m.id === sent.body.id)).toHaveLength(1);
@@ -54,6 +56,8 @@ describe('edit, delete and reactions', () => {
     expect(deleted.status).toBe(200);
     expect(deleted.body).toMatchObject({ id: mine.body.id, isDeleted: true, body: '' });
     await t.onPhone((m) => m.id === mine.body.id && m.deleted, 'the delete on the phone');
+    // Not the last message: the list preview stays.
+    expect((await t.admin.get(`/tickets/${t.ticketId}`)).body.lastMessage).toBe('Mensagem do admin');
     const again = await agent.api.del(`/messages/${mine.body.id}`);
     expect(again.status).toBe(200);
     expect(again.body.isDeleted).toBe(true);
@@ -61,6 +65,7 @@ describe('edit, delete and reactions', () => {
     expect((await t.admin.del(`/messages/${mine.body.id}`)).status).toBe(200);
     const byAdmin = await t.admin.del(`/messages/${admins.body.id}`);
     expect(byAdmin.body.isDeleted).toBe(true);
+    expect((await t.admin.get(`/tickets/${t.ticketId}`)).body.lastMessage).toBe('🚫 Mensagem apagada');
     const listed = (await messagesOf(t.admin, t.ticketId)).find((m) => m.id === mine.body.id);
     expect(listed).toMatchObject({ isDeleted: true, body: '' });
     // A deleted message cannot be edited any more.
