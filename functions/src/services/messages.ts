@@ -256,6 +256,8 @@ export async function changeMessage(message: MessageItem, change: (m: MessageIte
   for (let attempt = 0; attempt < 8; attempt++) {
     const set = change(current);
     if (!set) return undefined;
+    // An edited text's words are indexed first (idempotent), so a crash cannot leave them out.
+    if (typeof set.body === 'string' && !current.isDeleted) await indexMessageText(current.companyId, current.ticketId, set.body, current.mediaType);
     const now = new Date().toISOString();
     try {
       return await updateItem<MessageItem>(
