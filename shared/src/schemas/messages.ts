@@ -248,3 +248,13 @@ export const forwardSchema = z
   })
   .refine((f) => f.messageId || f.messageIds?.length, { error: MSG.required, path: ['messageId'] });
 export type ForwardInput = z.output<typeof forwardSchema>;
+
+/** `GET /messages/{ticketId}?searchParam=` (the message search drawer starts at 2 characters, spec 001 §5). */
+export const messageSearchQuerySchema = z.object({
+  searchParam: z
+    .string()
+    .transform((s) => s.trim())
+    .pipe(z.string().min(2, { error: 'Digite ao menos 2 caracteres' }).max(100, { error: 'Too Long!' }))
+    .optional(),
+  cursor: z.coerce.number({ error: 'Valor inválido' }).int({ error: 'Valor inválido' }).min(1, { error: 'Valor inválido' }).optional(),
+});

@@ -1,6 +1,6 @@
-import { AppError } from '@balcao/shared';
+import { AppError, messageSearchQuerySchema, parseOrThrow } from '@balcao/shared';
 import { createRouter, created, idParam, pageParams } from '../../core/http.js';
-import { messagesPage, visibleTicket } from '../../services/conversation.js';
+import { messagesPage, searchMessages, visibleTicket } from '../../services/conversation.js';
 import { forwardMessages } from '../../services/forward.js';
 import { createUpload } from '../../services/media.js';
 import { deleteMessage, reactToMessage, sendFromConsole } from '../../services/message-actions.js';
@@ -15,6 +15,8 @@ const apiMessages = async (companyId: number, list: MessageItem[]) => {
 export const handler = createRouter('messages', {
   'GET /messages/{ticketId}': async (req) => {
     const ticket = await visibleTicket(req.identity, idParam(req.params.ticketId));
+    const search = parseOrThrow(messageSearchQuerySchema, req.query);
+    if (search.searchParam !== undefined) return { ...(await searchMessages(ticket, search.searchParam, search.cursor)), ticketId: ticket.id };
     return { ...(await messagesPage(ticket, pageParams(req.query).pageNumber)), ticketId: ticket.id };
   },
   'POST /messages/{ticketId}': async (req) => {
