@@ -8,6 +8,7 @@ import { useAuth } from '../auth/AuthContext';
 import { Avatar } from '../ui/Avatar';
 import { storedNumber } from '../ui/hooks';
 import { TicketIcon } from '../pages/tickets/icons';
+import { preview } from '../pages/tickets/lists';
 import type { ApiTicket } from '../pages/tickets/types';
 import { unreadStore } from './unread';
 import './Notifications.css';
@@ -196,7 +197,7 @@ export function NotificationsBell() {
                         <span className="notif-time">{timeOf(x.updatedAt)}</span>
                       </span>
                       <span className="notif-line">
-                        <span className="notif-last">{x.lastMessage}</span>
+                        <span className="notif-last">{preview(x.lastMessage ?? '')}</span>
                         <span className="notif-unread">{x.unreadMessages}</span>
                       </span>
                     </span>

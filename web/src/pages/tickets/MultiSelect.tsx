@@ -46,7 +46,8 @@ export function MultiSelect({
   }, [open]);
 
   const summary =
-    allNone && options.length > 0 && value.length === options.length
+    // No queue at all filters nothing: "Todos", not "Nenhum".
+    allNone && value.length === options.length
       ? t('tickets.all')
       : value.length === 0
         ? allNone

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../ui/Avatar';
-import { cutName } from './lists';
+import { cutName, preview } from './lists';
 import type { ApiTicket } from './types';
 
 /** Today: HH:mm; earlier: DD/MM/YYYY (the list shows when the ticket last moved). */
@@ -14,8 +14,6 @@ function when(iso: string): string {
   return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
 }
 
-/** WhatsApp markers are dropped in the one-line preview; the text stays text (never HTML). */
-const preview = (s: string) => s.replace(/[*_~]([^*_~\n]+)[*_~]/g, '$1').replace(/\s+/g, ' ').trim();
 
 interface Props {
   ticket: ApiTicket;

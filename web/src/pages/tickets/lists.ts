@@ -119,6 +119,9 @@ export function numberVariants(raw: string): string[] {
   return out;
 }
 
+/** WhatsApp markers are dropped in the one-line preview; the text stays text (never HTML). */
+export const preview = (s: string) => s.replace(/[*_~]([^*_~\n]+)[*_~]/g, '$1').replace(/\s+/g, ' ').trim();
+
 /** Under 600 px names are cut to 10 characters (spec 001 §2). */
 export const cutName = (name: string, narrow: boolean) => (narrow && name.length > 10 ? `${name.slice(0, 10)}...` : name);
 
