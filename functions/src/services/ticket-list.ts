@@ -194,7 +194,8 @@ async function planOf(identity: Identity, q: TicketListQuery, statuses = statuse
     if (q.queueIds?.length && t.queueId !== null && !q.queueIds.includes(t.queueId)) return false;
     if (q.withUnreadMessages && !(t.unreadMessages > 0)) return false;
     if (q.assigned === 'me' && t.userId !== identity.userId) return false;
-    if (q.assigned === 'others' && t.userId === identity.userId) return false;
+    // "Assigned to others": someone else holds it (an open ticket without an agent is no one's).
+    if (q.assigned === 'others' && (t.userId === null || t.userId === identity.userId)) return false;
     if (q.users?.length && identity.isAdmin && (t.userId === null || !q.users.includes(t.userId))) return false;
     // Tag filters keep a ticket that has ANY of the chosen tags (docs/decisions.md).
     if (q.tags?.length && !q.tags.some((tag) => (t.tagIds ?? []).includes(tag))) return false;
