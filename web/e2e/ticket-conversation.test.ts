@@ -136,7 +136,7 @@ describe('ticket conversation pane', () => {
     await bubble(page, 'Mensagem errada').waitFor();
     await messageMenu(page, 'Mensagem errada', 'Apagar');
     await page.getByRole('dialog', { name: 'Apagar mensagem' }).getByRole('button', { name: 'Confirmar' }).click();
-    await page.getByText('Mensagem apagada').waitFor({ timeout: 20_000 });
+    await page.getByTestId('message-list').getByText('Mensagem apagada').waitFor({ timeout: 20_000 });
     expect(await bubble(page, 'Mensagem errada').count()).toBe(0);
 
     // Reply mode quotes the customer's message on the phone.

@@ -174,7 +174,7 @@ function MessageBubbleInner({ m, mine, canEdit, actions, highlighted }: { m: Api
         )}
         {m.quotedMsg && !m.isDeleted && (
           <button type="button" className={`msg-quote ${m.quotedMsg.fromMe ? 'out' : 'in'}`} onClick={() => actions.goToQuoted(m.quotedMsg!.id)} title={t('messages.goToQuoted')}>
-            <span className="msg-quote-text">{m.quotedMsg.body || (m.quotedMsg.mediaType ? `📎 ${m.quotedMsg.mediaType}` : '')}</span>
+            <span className="msg-quote-text">{m.quotedMsg.body ? formatWhatsapp(m.quotedMsg.body) : m.quotedMsg.mediaType ? `📎 ${m.quotedMsg.mediaType}` : ''}</span>
           </button>
         )}
         {m.isDeleted ? (

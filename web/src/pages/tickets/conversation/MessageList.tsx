@@ -62,6 +62,7 @@ export function MessageList({
   const pinned = useRef(true);
   const anchor = useRef<{ key: string; offset: number } | null>(null);
   const lastId = useRef<string | null>(null);
+  const lastTop = useRef(0);
 
   const rows = useMemo<Row[]>(() => {
     const out: Row[] = [];
@@ -99,7 +100,11 @@ export function MessageList({
     if (!el) return;
     const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
     nearBottom.current = distance < FOLLOW_BOTTOM_PX;
-    pinned.current = distance < 4;
+    // Only the reader moving up unpins: rows growing below (measured, images loaded) move the
+    // bottom away without any scroll of theirs, and must not.
+    if (el.scrollTop < lastTop.current - 2) pinned.current = false;
+    if (distance < 4) pinned.current = true;
+    lastTop.current = el.scrollTop;
     if (el.scrollTop < LOAD_OLDER_PX && hasMore && !loading && rows.length) {
       // Remember the first visible row so the view stays put when older pages land above it.
       const first = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop) ?? virtualizer.getVirtualItems()[0];
@@ -129,8 +134,8 @@ export function MessageList({
     if (appended && newest) {
       const last = messages[messages.length - 1]!;
       if (wasEmpty || nearBottom.current || isOwn(last, userId)) {
+        // Pinned: the total-size effect keeps the bottom in view while the new rows are measured.
         pinned.current = true;
-        virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
         el.scrollTop = el.scrollHeight;
       }
     }
