@@ -46,6 +46,10 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   externalApi: { media: 'readwrite', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
   // Ticket changes send automated messages (greeting, transfer, rating) and read receipts.
   tickets: { media: 'read', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
+  // Importing a phone's address book asks the session host (an rpc command).
+  contacts: { sendTo: ['realtime', ...OUTBOUND_QUEUES] },
+  // Quick replies keep their attachments in the media bucket.
+  quickMessages: { media: 'readwrite' },
 };
 
 const DEFAULT_SEND = ['realtime'];

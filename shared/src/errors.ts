@@ -47,6 +47,7 @@ export const ERROR_CODES = [
   'ERR_UNSUPPORTED_MEDIA_TYPE',
   'ERR_RATE_LIMITED',
   'ERR_PLAN_IN_USE',
+  'ERR_DUPLICATED_SHORTCODE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

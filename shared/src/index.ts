@@ -12,5 +12,8 @@ export * from './visibility.js';
 export * from './whatsapp.js';
 export * from './schemas/connections.js';
 export * from './schemas/tickets.js';
+export * from './schemas/contacts.js';
+export * from './schemas/tags.js';
+export * from './schemas/quick-messages.js';
 export * from './schemas/messages.js';
 export * from './variables.js';

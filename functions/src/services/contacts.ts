@@ -1,7 +1,28 @@
-import { AppError, companyEvent, type Peer } from '@balcao/shared';
-import { clean, getItem, nextId, transact, tx, updateItem } from '../core/db.js';
-import { pad } from '../core/keys.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  AppError,
+  CONTACTS_PAGE,
+  SAME_ATTENDANT,
+  can,
+  companyEvent,
+  contactListQuerySchema,
+  contactSchema,
+  contactTransferSchema,
+  contactUpdateSchema,
+  parseOrThrow,
+  type Peer,
+} from '@balcao/shared';
+import { dynamo } from '../core/aws.js';
+import { env } from '../core/env.js';
+import { batchGet, clean, getItem, nextId, transact, tx, updateItem, type TransactItem } from '../core/db.js';
+import { keys, pad } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
+import type { Identity } from '../core/identity.js';
+import { contactIdsByToken, contactMatches, indexContact, parseQuery } from './search-index.js';
+import { assertContactTags, changeContactTags, contactIdsWithTag, contactLinkOps, refsOf, tagRefs, type TagRef } from './tags.js';
+import { connectionKey, listConnectionItems, type ConnectionItem } from './connections.js';
+import { currentMarker } from './tickets.js';
+import type { UserItem } from './types.js';
 
 export interface ContactItem {
   PK: string;
@@ -9,6 +30,9 @@ export interface ContactItem {
   entity: 'contact';
   GSI1PK: string;
   GSI1SK: string;
+  /** Contacts of a specific attendant (sparse: only with `userId`). */
+  GSI3PK?: string;
+  GSI3SK?: string;
   id: number;
   companyId: number;
   name: string;
@@ -18,6 +42,7 @@ export interface ContactItem {
   isGroup: boolean;
   profilePicUrl: string | null;
   extraInfo: { name: string; value: string }[];
+  /** Denormalised contact tags (kept by services/tags.ts with the link items). */
   tagIds: number[];
   userId: number | null;
   disableBot: boolean;
@@ -35,6 +60,15 @@ export const contactsIndexKeys = (companyId: number, name: string, id: number) =
   GSI1PK: `C#${companyId}#CONTACTS`,
   GSI1SK: `${fold(name)}#${pad(id)}`,
 });
+const attendantPartition = (companyId: number, userId: number) => `C#${companyId}#CTUSER#${userId}`;
+const attendantKeys = (companyId: number, userId: number | null, name: string, id: number) =>
+  userId ? { GSI3PK: attendantPartition(companyId, userId), GSI3SK: `${fold(name)}#${pad(id)}` } : { GSI3PK: undefined, GSI3SK: undefined };
+
+/** The company's contact total (spec's `count`), kept in the usage item with every create/delete. */
+const countContacts = (companyId: number, by: number): TransactItem =>
+  tx.update(keys.usage(companyId), 'ADD #n :by', { ':by': by }, undefined, { '#n': 'contacts' });
+
+const duplicated = () => new AppError(409, 'ERR_DUPLICATED_CONTACT', { fields: [{ field: 'number', message: 'ERR_DUPLICATED_CONTACT' }] });
 
 export async function getContactItem(companyId: number, id: number): Promise<ContactItem> {
   const item = await getItem<ContactItem>(contactKey(companyId, id));
@@ -42,8 +76,20 @@ export async function getContactItem(companyId: number, id: number): Promise<Con
   return item;
 }
 
+/** A contact without storage keys (synchronous: events of the message pipeline). */
 export function toApiContact(c: ContactItem) {
   return clean(c);
+}
+
+/** Contacts as the API answers them: with `tags: [{id, name, color, type}]` (one BatchGet). */
+export async function toApiContacts(companyId: number, list: ContactItem[]) {
+  const refs = await tagRefs(companyId, list.flatMap((c) => c.tagIds ?? []));
+  return list.map((c) => ({ ...clean(c), tagIds: c.tagIds ?? [], tags: refsOf(c.tagIds, refs) as TagRef[] }));
+}
+export const toApiContactFull = async (c: ContactItem) => (await toApiContacts(c.companyId, [c]))[0];
+
+export async function publishContact(companyId: number, c: ContactItem, action: 'create' | 'update') {
+  await publish({ companyId, event: companyEvent(companyId, 'contact'), data: { action, contact: await toApiContactFull(c) }, audience: [{ kind: 'company' }] });
 }
 
 /** The identity of a chat in our contacts: the phone number, or the group id for groups. */
@@ -52,6 +98,24 @@ const identityOf = (peer: Peer) => peer.groupId ?? peer.number;
 async function byMarker(marker: { PK: string; SK: string }, companyId: number) {
   const found = await getItem<{ contactId: number }>(marker);
   return found ? getItem<ContactItem>(contactKey(companyId, found.contactId)) : undefined;
+}
+
+/**
+ * Renames a contact from WhatsApp data, conditional on the name read (an agent's edit at the same
+ * moment wins); the search tokens follow the new name.
+ */
+async function renameFromWhatsApp(companyId: number, contact: ContactItem, set: Partial<ContactItem>): Promise<ContactItem | undefined> {
+  if (set.name) await indexContact(companyId, contact, { id: contact.id, name: set.name, number: contact.number });
+  try {
+    return await updateItem<ContactItem>(contactKey(companyId, contact.id), { ...set, updatedAt: new Date().toISOString() }, {
+      condition: 'attribute_exists(PK) AND #n = :oldName',
+      names: { '#n': 'name' },
+      values: { ':oldName': contact.name },
+    });
+  } catch (err) {
+    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+    throw err;
+  }
 }
 
 /**
@@ -71,11 +135,15 @@ export async function findOrCreateContact(companyId: number, peer: Peer, opts: {
     if (betterName && contact.name === contact.number && betterName !== contact.name) {
       set.name = betterName;
       Object.assign(set, contactsIndexKeys(companyId, betterName, contact.id));
+      if (contact.userId) Object.assign(set, attendantKeys(companyId, contact.userId, betterName, contact.id));
     }
     if (Object.keys(set).length) {
       if (set.lid) await transact([tx.put({ ...lidMarker(companyId, set.lid), entity: 'lid', contactId: contact.id })]);
-      contact = await updateItem<ContactItem>(contactKey(companyId, contact.id), { ...set, updatedAt: new Date().toISOString() });
-      await publish({ companyId, event: companyEvent(companyId, 'contact'), data: { action: 'update', contact: toApiContact(contact) }, audience: [{ kind: 'company' }] });
+      const updated = await renameFromWhatsApp(companyId, contact, set);
+      if (updated) {
+        contact = updated;
+        await publishContact(companyId, contact, 'update');
+      }
     }
     return contact;
   }
@@ -103,10 +171,11 @@ export async function findOrCreateContact(companyId: number, peer: Peer, opts: {
     createdAt: now,
     updatedAt: now,
   };
-  const items = [tx.putUnique({ ...numberMarker(companyId, identity), entity: 'num', contactId: id }), tx.put(item, 'attribute_not_exists(PK)')];
+  await indexContact(companyId, undefined, item);
+  const items = [tx.putUnique({ ...numberMarker(companyId, identity), entity: 'num', contactId: id }), tx.put(item, 'attribute_not_exists(PK)'), countContacts(companyId, 1)];
   if (item.lid) items.push(tx.put({ ...lidMarker(companyId, item.lid), entity: 'lid', contactId: id }));
   try {
-    await transact(items, (i) => (i === 0 ? new AppError(409, 'ERR_DUPLICATED_CONTACT') : undefined));
+    await transact(items, (i) => (i === 0 ? duplicated() : undefined));
   } catch (err) {
     if (err instanceof AppError && err.code === 'ERR_DUPLICATED_CONTACT') {
       const winner = await byMarker(numberMarker(companyId, identity), companyId);
@@ -114,7 +183,7 @@ export async function findOrCreateContact(companyId: number, peer: Peer, opts: {
     }
     throw err;
   }
-  await publish({ companyId, event: companyEvent(companyId, 'contact'), data: { action: 'create', contact: toApiContact(item) }, audience: [{ kind: 'company' }] });
+  await publishContact(companyId, item, 'create');
   return item;
 }
 
@@ -127,9 +196,308 @@ export async function updateContactProfile(companyId: number, peer: Peer, name?:
   if (!contact) return;
   const set: Partial<ContactItem> = {};
   // A name the agents typed wins over the push name; only a placeholder (the digits) is replaced.
-  if (name && contact.name === contact.number) Object.assign(set, { name }, contactsIndexKeys(companyId, name, contact.id));
+  if (name && contact.name === contact.number) {
+    Object.assign(set, { name }, contactsIndexKeys(companyId, name, contact.id));
+    if (contact.userId) Object.assign(set, attendantKeys(companyId, contact.userId, name, contact.id));
+  }
   if (pictureUrl !== undefined && pictureUrl !== contact.profilePicUrl) set.profilePicUrl = pictureUrl;
   if (!Object.keys(set).length) return;
-  const updated = await updateItem<ContactItem>(contactKey(companyId, contact.id), { ...set, updatedAt: new Date().toISOString() });
-  await publish({ companyId, event: companyEvent(companyId, 'contact'), data: { action: 'update', contact: toApiContact(updated) }, audience: [{ kind: 'company' }] });
+  const updated = await renameFromWhatsApp(companyId, contact, set);
+  if (updated) await publishContact(companyId, updated, 'update');
+}
+
+// ---------------------------------------------------------------- the contacts routes
+
+async function assertAttendant(companyId: number, userId: number | null | undefined) {
+  if (!userId) return;
+  if (!(await getItem<UserItem>(keys.user(companyId, userId)))) {
+    throw new AppError(400, 'ERR_VALIDATION', { message: 'ERR_NO_USER_FOUND', fields: [{ field: 'userId', message: 'ERR_NO_USER_FOUND' }] });
+  }
+}
+
+/** `POST /contacts`: the contact dialog (spec 001 §5); the number is unique per company. */
+export async function createContact(identity: Identity, input: unknown): Promise<ContactItem> {
+  const companyId = identity.companyId;
+  const data = parseOrThrow(contactSchema, input);
+  const tagIds = [...new Set(data.tags ?? [])];
+  await assertAttendant(companyId, data.userId);
+  await assertContactTags(companyId, tagIds, 'contact');
+  if (await getItem(numberMarker(companyId, data.number))) throw duplicated();
+  const id = await nextId(companyId, 'contact');
+  const now = new Date().toISOString();
+  const userId = data.userId ?? null;
+  const item: ContactItem = {
+    ...contactKey(companyId, id),
+    entity: 'contact',
+    ...contactsIndexKeys(companyId, data.name, id),
+    ...(userId ? attendantKeys(companyId, userId, data.name, id) : {}),
+    id,
+    companyId,
+    name: data.name,
+    number: data.number,
+    lid: null,
+    email: data.email ?? '',
+    isGroup: false,
+    profilePicUrl: null,
+    extraInfo: data.extraInfo ?? [],
+    tagIds,
+    userId,
+    disableBot: data.disableBot ?? false,
+    whatsappId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await indexContact(companyId, undefined, item);
+  const links = contactLinkOps(companyId, id, [], tagIds);
+  await transact(
+    [tx.putUnique({ ...numberMarker(companyId, data.number), entity: 'num', contactId: id }), tx.put(item, 'attribute_not_exists(PK)'), countContacts(companyId, 1), ...links],
+    (i) => (i === 0 ? duplicated() : i >= 3 ? new AppError(400, 'ERR_VALIDATION', { message: 'Etiqueta inválida', fields: [{ field: 'tags', message: 'Etiqueta inválida' }] }) : undefined),
+  );
+  await publishContact(companyId, item, 'create');
+  return item;
+}
+
+/**
+ * `PUT /contacts/{id}`: fields, number (its marker moves in the same transaction), attendant and
+ * tags in one conditional write on the state read; a concurrent change makes it read again.
+ */
+export async function updateContact(identity: Identity, id: number, input: unknown): Promise<ContactItem> {
+  const companyId = identity.companyId;
+  const data = parseOrThrow(contactUpdateSchema, input);
+  await assertAttendant(companyId, data.userId);
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const c = await getItem<ContactItem>(contactKey(companyId, id), true);
+    if (!c) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
+    const before = c.tagIds ?? [];
+    const after = data.tags ? [...new Set(data.tags)] : before;
+    await assertContactTags(companyId, after.filter((x) => !before.includes(x)), 'contact');
+    const name = data.name ?? c.name;
+    const number = data.number ?? c.number;
+    const userId = data.userId === undefined ? c.userId : data.userId;
+    const next: ContactItem = {
+      ...c,
+      name,
+      number,
+      email: data.email ?? c.email,
+      extraInfo: data.extraInfo ?? c.extraInfo ?? [],
+      userId,
+      disableBot: data.disableBot ?? c.disableBot ?? false,
+      tagIds: after,
+      ...contactsIndexKeys(companyId, name, id),
+      ...attendantKeys(companyId, userId, name, id),
+      updatedAt: new Date().toISOString(),
+    };
+    const items: TransactItem[] = [];
+    const numberChanged = number !== c.number;
+    if (numberChanged) {
+      items.push(tx.putUnique({ ...numberMarker(companyId, number), entity: 'num', contactId: id }));
+      items.push({
+        Delete: { TableName: env.tableName, Key: numberMarker(companyId, c.number), ConditionExpression: 'contactId = :id', ExpressionAttributeValues: { ':id': id } },
+      });
+    }
+    // The whole item is written over the version read: name, number and tags must be unchanged.
+    const values: Record<string, unknown> = { ':oldName': c.name, ':oldNumber': c.number, ':oldUpdated': c.updatedAt };
+    if (c.tagIds !== undefined) values[':oldTags'] = c.tagIds;
+    items.push({
+      Put: {
+        TableName: env.tableName,
+        Item: Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)),
+        ConditionExpression: `attribute_exists(PK) AND #n = :oldName AND #num = :oldNumber AND updatedAt = :oldUpdated AND ${c.tagIds === undefined ? 'attribute_not_exists(tagIds)' : 'tagIds = :oldTags'}`,
+        ExpressionAttributeNames: { '#n': 'name', '#num': 'number' },
+        ExpressionAttributeValues: values,
+      },
+    });
+    items.push(...contactLinkOps(companyId, id, before, after));
+    if (name !== c.name || numberChanged) await indexContact(companyId, c, next);
+    try {
+      await transact(items, (i) => (numberChanged && i === 0 ? duplicated() : undefined));
+      await publishContact(companyId, next, 'update');
+      return next;
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+      await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  }
+  throw new AppError(409, 'ERR_VALIDATION', { message: 'O contato mudou ao mesmo tempo; tente de novo' });
+}
+
+/**
+ * `DELETE /contacts/{id}` (permission contacts-page:deleteContact). A contact with a pending or
+ * open ticket stays: the conversation would lose its number.
+ */
+export async function deleteContact(identity: Identity, id: number): Promise<void> {
+  if (!identity.isSuper && !can(identity.profile, 'contacts-page:deleteContact')) throw new AppError(403, 'ERR_NO_PERMISSION');
+  const companyId = identity.companyId;
+  const c = await getContactItem(companyId, id);
+  const connections = await listConnectionItems(companyId);
+  const markers = await batchGet<{ status: string; ticketId: number }>(connections.map((w) => currentMarker(companyId, w.id, id)));
+  const open = markers.find((m) => m.status !== 'closed');
+  if (open) {
+    throw new AppError(409, 'ERR_OTHER_OPEN_TICKET', { message: 'O contato tem um atendimento em andamento', details: { ticketId: open.ticketId } });
+  }
+  // Tags first (links and counts, conditional like any tag change), then the records.
+  if (c.tagIds?.length) {
+    await changeContactTags(companyId, id, () => []);
+  }
+  const items: TransactItem[] = [
+    tx.delete(contactKey(companyId, id), 'attribute_exists(PK)'),
+    { Delete: { TableName: env.tableName, Key: numberMarker(companyId, c.number), ConditionExpression: 'attribute_not_exists(PK) OR contactId = :id', ExpressionAttributeValues: { ':id': id } } },
+    countContacts(companyId, -1),
+  ];
+  if (c.lid) items.push({ Delete: { TableName: env.tableName, Key: lidMarker(companyId, c.lid), ConditionExpression: 'attribute_not_exists(PK) OR contactId = :id', ExpressionAttributeValues: { ':id': id } } });
+  await transact(items, (i) => (i === 0 ? new AppError(404, 'ERR_NO_CONTACT_FOUND') : undefined));
+  await publish({ companyId, event: companyEvent(companyId, 'contact'), data: { action: 'delete', contactId: id }, audience: [{ kind: 'company' }] });
+}
+
+/** `GET /contacts/{id}`: with tags, extra info and the connection of origin. */
+export async function getContact(identity: Identity, id: number) {
+  const c = await getContactItem(identity.companyId, id);
+  const [api] = await toApiContacts(identity.companyId, [c]);
+  const wapp = c.whatsappId ? await getItem<ConnectionItem>(connectionKey(identity.companyId, c.whatsappId)) : undefined;
+  return { ...api, whatsapp: wapp ? { id: wapp.id, name: wapp.name } : null };
+}
+
+/** Candidate bounds of one filtered or searched page (typing more or filtering more narrows). */
+const MAX_FILTER_IDS = 5000;
+const SEARCH_PER_WORD = 500;
+
+async function queryPartition(index: 'GSI1' | 'GSI3' | undefined, pk: string, limit: number, prefix?: string) {
+  const out: ContactItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  const keyName = index ? `${index}PK` : 'PK';
+  const skName = index ? `${index}SK` : 'SK';
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: env.tableName,
+        IndexName: index,
+        KeyConditionExpression: prefix ? `${keyName} = :pk AND begins_with(${skName}, :p)` : `${keyName} = :pk`,
+        ExpressionAttributeValues: prefix ? { ':pk': pk, ':p': prefix } : { ':pk': pk },
+        Limit: Math.min(limit - out.length, 1000),
+        ExclusiveStartKey: start,
+      }),
+    );
+    out.push(...((page.Items ?? []) as ContactItem[]));
+    start = page.LastEvaluatedKey;
+  } while (start && out.length < limit);
+  return { items: out, more: !!start };
+}
+
+/** Contacts of the search index (services/search-index.ts): name words by prefix, digits inside numbers. */
+const tokenIds = (companyId: number, kind: 'N' | 'D', token: string, limit: number) => contactIdsByToken(companyId, kind, token, limit);
+
+/**
+ * `GET /contacts` (spec 001 §7): alphabetical pages of 20 with `{contacts, count, hasMore}`.
+ * Search: words of the name (prefix, accents and case folded) and digits of the number, through
+ * the company's search index; `tagsContact` (every tag) through the tags' link items; `users`
+ * (any of them) through the attendants' index. Never a Scan.
+ */
+export async function listContacts(identity: Identity, query: Record<string, string | undefined>) {
+  const companyId = identity.companyId;
+  const q = parseOrThrow(contactListQuerySchema, query);
+  const pageNumber = q.pageNumber ?? 1;
+  const skip = (pageNumber - 1) * CONTACTS_PAGE;
+  const term = (q.searchParam ?? '').trim();
+
+  if (!term && !q.tagsContact?.length && !q.users?.length) {
+    // The plain list: the alphabetical index, read up to this page.
+    const { items, more } = await queryPartition('GSI1', `C#${companyId}#CONTACTS`, skip + CONTACTS_PAGE + 1);
+    const page = items.slice(skip, skip + CONTACTS_PAGE);
+    const usage = await getItem<{ contacts?: number }>(keys.usage(companyId));
+    return {
+      contacts: await toApiContacts(companyId, page),
+      count: Math.max(usage?.contacts ?? 0, items.length),
+      hasMore: items.length > skip + CONTACTS_PAGE || (more && items.length >= skip + CONTACTS_PAGE),
+    };
+  }
+
+  let candidate: Set<number> | undefined;
+  let truncated = false;
+  const narrow = (ids: number[]) => {
+    candidate = candidate ? new Set(ids.filter((x) => candidate!.has(x))) : new Set(ids);
+  };
+  const words = term ? parseQuery(term) : [];
+  for (const w of words) {
+    const [byName, byDigits] = await Promise.all([
+      tokenIds(companyId, 'N', w.name, SEARCH_PER_WORD),
+      w.digits ? tokenIds(companyId, 'D', w.digits, SEARCH_PER_WORD) : Promise.resolve({ ids: [] as number[], more: false }),
+    ]);
+    truncated ||= byName.more || byDigits.more;
+    narrow([...byName.ids, ...byDigits.ids]);
+  }
+  for (const tagId of q.tagsContact ?? []) {
+    const r = await contactIdsWithTag(companyId, tagId, MAX_FILTER_IDS);
+    truncated ||= r.truncated;
+    narrow(r.ids);
+  }
+  if (q.users?.length) {
+    const ids: number[] = [];
+    for (const u of q.users) {
+      const r = await queryPartition('GSI3', attendantPartition(companyId, u), MAX_FILTER_IDS);
+      truncated ||= r.more;
+      ids.push(...r.items.map((c) => c.id));
+    }
+    narrow(ids);
+  }
+  const found = (await batchGet<ContactItem>([...(candidate ?? [])].map((id) => contactKey(companyId, id)))).filter((c) => c.entity === 'contact');
+  // The index may hold tokens of an old name or number (and prefixes cut at 20): check each.
+  const matches = found
+    .filter((c) => words.every((w) => contactMatches(c, w)))
+    .filter((c) => (q.tagsContact ?? []).every((t) => (c.tagIds ?? []).includes(t)))
+    .filter((c) => !q.users?.length || (c.userId !== null && q.users.includes(c.userId)))
+    .sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1));
+  const page = matches.slice(skip, skip + CONTACTS_PAGE);
+  return { contacts: await toApiContacts(companyId, page), count: matches.length, hasMore: matches.length > skip + CONTACTS_PAGE || truncated };
+}
+
+/** `GET /contacts/list`: a brief alphabetical list for pickers (at most 1 000; `searchParam` narrows). */
+export async function listContactsBrief(identity: Identity, query: Record<string, string | undefined>) {
+  const term = (query.searchParam ?? '').trim();
+  const list = term
+    ? (await listContacts(identity, { searchParam: term })).contacts
+    : await toApiContacts(identity.companyId, (await queryPartition('GSI1', `C#${identity.companyId}#CONTACTS`, 1000)).items);
+  return list.map((c) => ({ id: c.id, name: c.name, number: c.number, email: c.email, profilePicUrl: c.profilePicUrl, isGroup: c.isGroup, tags: c.tags }));
+}
+
+/**
+ * `POST /contacts/transferUser` (spec 000 §2.7): the source attendant's contacts become the
+ * destination's. Each contact moves with a conditional write (still the source's), so a contact
+ * edited meanwhile is not taken from its new attendant.
+ */
+export async function transferContacts(identity: Identity, input: unknown) {
+  const companyId = identity.companyId;
+  const data = parseOrThrow(contactTransferSchema, input);
+  if (data.userIdSource === data.userIdDestination) {
+    throw new AppError(400, 'ERR_VALIDATION', { message: SAME_ATTENDANT, fields: [{ field: 'userIdDestination', message: SAME_ATTENDANT }] });
+  }
+  const [src, dst] = await Promise.all([getItem<UserItem>(keys.user(companyId, data.userIdSource)), getItem<UserItem>(keys.user(companyId, data.userIdDestination))]);
+  if (!src) throw new AppError(404, 'ERR_NO_USER_FOUND', { fields: [{ field: 'userIdSource', message: 'ERR_NO_USER_FOUND' }] });
+  if (!dst) throw new AppError(404, 'ERR_NO_USER_FOUND', { fields: [{ field: 'userIdDestination', message: 'ERR_NO_USER_FOUND' }] });
+  let transferred = 0;
+  const moved: ContactItem[] = [];
+  for (;;) {
+    const { items } = await queryPartition('GSI3', attendantPartition(companyId, src.id), 200);
+    if (!items.length) break;
+    let roundMoved = 0;
+    for (const c of items) {
+      try {
+        const updated = await updateItem<ContactItem>(
+          contactKey(companyId, c.id),
+          { userId: dst.id, ...attendantKeys(companyId, dst.id, c.name, c.id), updatedAt: new Date().toISOString() },
+          { condition: 'attribute_exists(PK) AND userId = :src', values: { ':src': src.id } },
+        );
+        transferred++;
+        roundMoved++;
+        if (moved.length < 200) moved.push(updated);
+      } catch (err) {
+        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+      }
+    }
+    // A round that moved nothing only saw the index lagging behind moves already made.
+    if (items.length < 200 || !roundMoved) break;
+  }
+  const apis = await toApiContacts(companyId, moved);
+  await publish(apis.map((contact) => ({ companyId, event: companyEvent(companyId, 'contact'), data: { action: 'update', contact }, audience: [{ kind: 'company' as const }] })));
+  return { transferred, userIdSource: src.id, userIdDestination: dst.id };
 }

@@ -524,6 +524,7 @@ const en: Catalogue = {
     ERR_UNSUPPORTED_MEDIA_TYPE: 'Unsupported file type.',
     ERR_RATE_LIMITED: 'Too many requests. Wait a moment and try again.',
     ERR_PLAN_IN_USE: 'This plan is used by companies and cannot be deleted.',
+    ERR_DUPLICATED_SHORTCODE: 'A quick reply with this shortcode already exists.',
   },
 };
 

@@ -524,6 +524,7 @@ const es: Catalogue = {
     ERR_UNSUPPORTED_MEDIA_TYPE: 'Tipo de archivo no admitido.',
     ERR_RATE_LIMITED: 'Demasiadas solicitudes. Espere un momento e inténtelo de nuevo.',
     ERR_PLAN_IN_USE: 'Este plan está en uso por empresas y no puede eliminarse.',
+    ERR_DUPLICATED_SHORTCODE: 'Ya existe una respuesta rápida con este atajo.',
   },
 };
 

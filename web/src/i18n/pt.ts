@@ -525,6 +525,7 @@ const pt = {
     ERR_UNSUPPORTED_MEDIA_TYPE: 'Tipo de arquivo não suportado.',
     ERR_RATE_LIMITED: 'Muitas requisições. Aguarde um momento e tente novamente.',
     ERR_PLAN_IN_USE: 'Este plano está em uso por empresas e não pode ser excluído.',
+    ERR_DUPLICATED_SHORTCODE: 'Já existe uma resposta rápida com este atalho.',
   } satisfies Record<ErrorCode, string>,
 };
 

@@ -1,0 +1,238 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { AppError, IMPORT_MAX_ROWS, companyEvent, contactImportRowSchema, contactImportSchema, parseOrThrow, type ContactImportRow } from '@balcao/shared';
+import { dynamo } from '../core/aws.js';
+import { env } from '../core/env.js';
+import { batchGet, transact, tx, updateItem, type TransactItem } from '../core/db.js';
+import { keys } from '../core/keys.js';
+import { publish } from '../core/realtime.js';
+import { askSessionHost } from '../core/rpc.js';
+import type { Identity } from '../core/identity.js';
+import { indexContact } from './search-index.js';
+import { listConnectionItems } from './connections.js';
+import { contactKey, contactsIndexKeys, numberMarker, toApiContacts, type ContactItem } from './contacts.js';
+
+/**
+ * Contact imports (spec 001 §5, §7): a CSV's rows (`POST /contacts/importList`) or the phone's
+ * address book (`POST /contacts/import`). Rows are checked one by one; numbers are looked up 100 at
+ * a time (their markers) and new contacts are written 20 to a transaction with their number
+ * markers, so an import never duplicates a number, even against messages arriving meanwhile.
+ */
+export interface ImportResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+  refused: { row: number; number: string; reason: string }[];
+  contacts: { row: number; contactId: number; number: string; status: 'created' | 'updated' | 'unchanged' }[];
+}
+
+const CHUNK = 100;
+const ROWS_PER_TRANSACTION = 20;
+/** Imports must not starve the rest of the company's traffic on the table: one chunk at a time. */
+const PARALLEL_CHUNKS = 1;
+/** Contacts indexed at once (each is a few dozen search-token writes). */
+const INDEX_WIDTH = 4;
+/** More created contacts than this are announced with one `reload` event instead of one each. */
+const EVENTS_ONE_BY_ONE = 100;
+
+/** The rows of the request body: a JSON array, or `{contacts: [...]}` / `{rows: [...]}`. */
+function rowsOf(body: Record<string, unknown>): unknown[] {
+  const list = body.items ?? body.contacts ?? body.rows;
+  if (!Array.isArray(list)) throw new AppError(400, 'ERR_VALIDATION', { message: 'Valor inválido', fields: [{ field: 'body', message: 'Valor inválido' }] });
+  if (list.length > IMPORT_MAX_ROWS) {
+    const message = `No máximo ${IMPORT_MAX_ROWS} linhas por importação`;
+    throw new AppError(400, 'ERR_VALIDATION', { message, fields: [{ field: 'body', message }] });
+  }
+  return list;
+}
+
+/** Reserves `n` consecutive ids with one counter update. */
+async function reserveIds(companyId: number, n: number): Promise<number> {
+  const out = await dynamo().send(
+    new UpdateCommand({
+      TableName: env.tableName,
+      Key: keys.counter(companyId, 'contact'),
+      UpdateExpression: 'ADD #v :n',
+      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeValues: { ':n': n },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return Number(out.Attributes?.value) - n + 1;
+}
+
+function newContact(companyId: number, id: number, row: ContactImportRow, now: string, whatsappId: number | null): ContactItem {
+  const name = row.name || row.number;
+  return {
+    ...contactKey(companyId, id),
+    entity: 'contact',
+    ...contactsIndexKeys(companyId, name, id),
+    id,
+    companyId,
+    name,
+    number: row.number,
+    lid: null,
+    email: row.email ?? '',
+    isGroup: false,
+    profilePicUrl: null,
+    extraInfo: [],
+    tagIds: [],
+    userId: null,
+    disableBot: false,
+    whatsappId,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+const createItems = (companyId: number, c: ContactItem): TransactItem[] => [
+  tx.putUnique({ ...numberMarker(companyId, c.number), entity: 'num', contactId: c.id }),
+  tx.put(c, 'attribute_not_exists(PK)'),
+];
+const countBy = (companyId: number, n: number) => tx.update(keys.usage(companyId), 'ADD #n :by', { ':by': n }, undefined, { '#n': 'contacts' });
+
+async function inParallel<T>(list: T[], width: number, fn: (x: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, list.length) }, async () => {
+    while (next < list.length) await fn(list[next++]);
+  }));
+}
+
+/** Imports parsed rows: new numbers are created, known ones get the row's name and e-mail. */
+async function importRows(companyId: number, raw: unknown[], whatsappId: number | null = null): Promise<{ result: ImportResult; createdItems: ContactItem[] }> {
+  const result: ImportResult = { created: 0, updated: 0, unchanged: 0, refused: [], contacts: [] };
+  const createdItems: ContactItem[] = [];
+  const seen = new Set<string>();
+  const valid: { row: number; data: ContactImportRow }[] = [];
+  raw.forEach((r, i) => {
+    const row = i + 1;
+    const candidate = r && typeof r === 'object' ? (r as Record<string, unknown>) : {};
+    const numberText = String(candidate.number ?? candidate.numero ?? candidate['número'] ?? '');
+    const parsed = contactImportRowSchema.safeParse({
+      name: candidate.name ?? candidate.nome,
+      number: candidate.number ?? candidate.numero ?? candidate['número'],
+      email: candidate.email ?? candidate['e-mail'],
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      result.refused.push({ row, number: numberText, reason: `${issue.path.join('.') || 'row'}: ${issue.message}` });
+      return;
+    }
+    if (parsed.data.name && parsed.data.name.length < 2) {
+      result.refused.push({ row, number: numberText, reason: 'name: Too Short!' });
+      return;
+    }
+    if (seen.has(parsed.data.number)) {
+      result.refused.push({ row, number: parsed.data.number, reason: 'ERR_DUPLICATED_CONTACT' });
+      return;
+    }
+    seen.add(parsed.data.number);
+    valid.push({ row, data: parsed.data });
+  });
+
+  const chunks: (typeof valid)[] = [];
+  for (let i = 0; i < valid.length; i += CHUNK) chunks.push(valid.slice(i, i + CHUNK));
+  const now = new Date().toISOString();
+
+  await inParallel(chunks, PARALLEL_CHUNKS, async (chunk) => {
+    const markers = await batchGet<{ PK: string; contactId: number }>(chunk.map((r) => numberMarker(companyId, r.data.number)));
+    const known = new Map(markers.map((m) => [m.PK, m.contactId]));
+    const existing = chunk.filter((r) => known.has(numberMarker(companyId, r.data.number).PK));
+    const fresh = chunk.filter((r) => !known.has(numberMarker(companyId, r.data.number).PK));
+
+    // Known numbers: the row's name and e-mail are applied when given and different.
+    if (existing.length) {
+      const contacts = await batchGet<ContactItem>(existing.map((r) => contactKey(companyId, known.get(numberMarker(companyId, r.data.number).PK)!)));
+      const byId = new Map(contacts.map((c) => [c.id, c]));
+      for (const r of existing) {
+        const c = byId.get(known.get(numberMarker(companyId, r.data.number).PK)!);
+        if (!c) {
+          result.refused.push({ row: r.row, number: r.data.number, reason: 'ERR_DUPLICATED_CONTACT' });
+          continue;
+        }
+        const name = r.data.name && r.data.name !== c.name ? r.data.name : undefined;
+        const email = r.data.email && r.data.email !== c.email ? r.data.email : undefined;
+        if (!name && !email) {
+          result.unchanged++;
+          result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'unchanged' });
+          continue;
+        }
+        if (name) await indexContact(companyId, c, { id: c.id, name, number: c.number });
+        await updateItem(contactKey(companyId, c.id), { name, email, ...(name ? contactsIndexKeys(companyId, name, c.id) : {}), updatedAt: now });
+        result.updated++;
+        result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'updated' });
+      }
+    }
+    if (!fresh.length) return;
+
+    // New numbers: ids reserved at once, then transactions of 20 contacts with their markers.
+    const first = await reserveIds(companyId, fresh.length);
+    const items = fresh.map((r, i) => ({ r, c: newContact(companyId, first + i, r.data, now, whatsappId) }));
+    await inParallel(items, INDEX_WIDTH, async ({ c }) => indexContact(companyId, undefined, c));
+    for (let i = 0; i < items.length; i += ROWS_PER_TRANSACTION) {
+      const group = items.slice(i, i + ROWS_PER_TRANSACTION);
+      try {
+        await transact([...group.flatMap(({ c }) => createItems(companyId, c)), countBy(companyId, group.length)]);
+        for (const { r, c } of group) {
+          result.created++;
+          result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'created' });
+          createdItems.push(c);
+        }
+      } catch (err) {
+        if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+        // A number of the group appeared meanwhile (a message, another import): one by one.
+        for (const { r, c } of group) {
+          try {
+            await transact([...createItems(companyId, c), countBy(companyId, 1)], (k) => (k === 0 ? new AppError(409, 'ERR_DUPLICATED_CONTACT') : undefined));
+            result.created++;
+            result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'created' });
+            createdItems.push(c);
+          } catch (one) {
+            if (one instanceof AppError && one.code === 'ERR_DUPLICATED_CONTACT') {
+              result.unchanged++;
+              const m = (await batchGet<{ contactId: number }>([numberMarker(companyId, c.number)]))[0];
+              result.contacts.push({ row: r.row, contactId: m?.contactId ?? 0, number: c.number, status: 'unchanged' });
+            } else throw one;
+          }
+        }
+      }
+    }
+  });
+  result.contacts.sort((a, b) => a.row - b.row);
+  result.refused.sort((a, b) => a.row - b.row);
+  return { result, createdItems };
+}
+
+async function announce(companyId: number, created: ContactItem[], changed: boolean) {
+  if (created.length && created.length <= EVENTS_ONE_BY_ONE) {
+    const apis = await toApiContacts(companyId, created);
+    await publish(apis.map((contact) => ({ companyId, event: companyEvent(companyId, 'contact'), data: { action: 'create', contact }, audience: [{ kind: 'company' as const }] })));
+  } else if (created.length || changed) {
+    // Thousands of events would only make every console reload anyway.
+    await publish({ companyId, event: companyEvent(companyId, 'contact'), data: { action: 'reload' }, audience: [{ kind: 'company' }] });
+  }
+}
+
+/** `POST /contacts/importList`: rows name, number, email. */
+export async function importContactList(identity: Identity, body: Record<string, unknown>): Promise<ImportResult> {
+  const { result, createdItems } = await importRows(identity.companyId, rowsOf(body));
+  await announce(identity.companyId, createdItems, result.updated > 0);
+  return result;
+}
+
+/**
+ * `POST /contacts/import`: the address book of a connection's phone (the given `whatsappId`, else
+ * the default connection), asked through the session host.
+ */
+export async function importFromPhone(identity: Identity, body: Record<string, unknown>): Promise<ImportResult> {
+  const data = parseOrThrow(contactImportSchema, body);
+  const connections = await listConnectionItems(identity.companyId);
+  const connection = data.whatsappId ? connections.find((c) => c.id === data.whatsappId) : connections.find((c) => c.isDefault) ?? connections[0];
+  if (!connection) throw new AppError(data.whatsappId ? 404 : 400, data.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
+  if (connection.status !== 'CONNECTED') throw new AppError(400, 'ERR_WAPP_NOT_INITIALIZED');
+  const answer = await askSessionHost(identity.companyId, connection.id, { op: 'addressBook' }, 20_000);
+  if (answer.op !== 'addressBook') throw new AppError(502, 'ERR_WAPP_NOT_INITIALIZED');
+  const rows = answer.contacts.slice(0, IMPORT_MAX_ROWS).map((c) => ({ name: (c.name ?? '').slice(0, 50), number: c.number }));
+  const { result, createdItems } = await importRows(identity.companyId, rows, connection.id);
+  await announce(identity.companyId, createdItems, result.updated > 0);
+  return result;
+}

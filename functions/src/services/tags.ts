@@ -1,0 +1,474 @@
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  AppError,
+  TAGS_PAGE,
+  companyEvent,
+  parseOrThrow,
+  tagListQuerySchema,
+  tagSchema,
+  tagSyncSchema,
+  tagUpdateSchema,
+  type TagType,
+} from '@balcao/shared';
+import { dynamo } from '../core/aws.js';
+import { env } from '../core/env.js';
+import { batchGet, clean, getItem, nextId, queryIndexAll, tx, updateItem, type TransactItem } from '../core/db.js';
+import { pad } from '../core/keys.js';
+import { publish } from '../core/realtime.js';
+import { log } from '../core/log.js';
+import type { Identity } from '../core/identity.js';
+import { visibleTicket } from './conversation.js';
+import { contactKey, fold, publishContact, type ContactItem } from './contacts.js';
+import { getTicketItem, ticketGuard, ticketKey, type TicketItem } from './tickets.js';
+import { toApiTickets } from './ticket-view.js';
+
+/**
+ * Tags (spec 001 §3, §7). A tag lives in its own partition together with its links:
+ * `C#<cid>#TAG#<id>` / `TAG` is the tag, `TK#<ticketId>` and `CT#<contactId>` are the tickets and
+ * contacts carrying it. Tickets and contacts keep the denormalised `tagIds` the ticket lists filter
+ * on. A link, the target's `tagIds` and the tag's count change in ONE transaction, conditional on
+ * the link's previous state and on the target's version, so `ticketsCount`/`contactsCount` stay
+ * exact however many agents tag at once.
+ */
+export interface TagItem {
+  PK: string;
+  SK: string;
+  entity: 'tag';
+  GSI1PK: string;
+  GSI1SK: string;
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  type: TagType;
+  kanban: 0 | 1;
+  userId: number | null;
+  ticketsCount: number;
+  contactsCount: number;
+  /** Set while a delete strips the tag from its tickets and contacts: no new links meanwhile. */
+  deleting?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type TagRef = { id: number; name: string; color: string; type: TagType };
+type LinkKind = 'TK' | 'CT';
+
+export const tagKey = (companyId: number, id: number) => ({ PK: `C#${companyId}#TAG#${pad(id)}`, SK: 'TAG' });
+export const tagLinkKey = (companyId: number, tagId: number, kind: LinkKind, targetId: number) => ({
+  PK: `C#${companyId}#TAG#${pad(tagId)}`,
+  SK: `${kind}#${pad(targetId)}`,
+});
+const tagsPartition = (companyId: number) => `C#${companyId}#TAGS`;
+const tagIndexKeys = (companyId: number, name: string, id: number) => ({ GSI1PK: tagsPartition(companyId), GSI1SK: `${fold(name)}#${pad(id)}` });
+
+const DEFAULT_COLOR = '#5C59A0';
+const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
+const invalidTags = (field = 'tags') => new AppError(400, 'ERR_VALIDATION', { message: 'Etiqueta inválida', fields: [{ field, message: 'Etiqueta inválida' }] });
+
+export function toApiTag(t: TagItem) {
+  const { deleting: _d, ...rest } = clean(t);
+  return { ...rest, ticketsCount: t.ticketsCount ?? 0, contactsCount: t.contactsCount ?? 0 };
+}
+export const tagRef = (t: TagItem): TagRef => ({ id: t.id, name: t.name, color: t.color, type: t.type });
+
+export async function getTagItem(companyId: number, id: number): Promise<TagItem> {
+  const t = await getItem<TagItem>(tagKey(companyId, id), true);
+  if (!t || t.entity !== 'tag' || t.deleting) throw notFound();
+  return t;
+}
+
+/** The tags of a set of ids, as `{id, name, color, type}` (one BatchGet; vanished ids dropped). */
+export async function tagRefs(companyId: number, ids: Iterable<number>): Promise<Map<number, TagRef>> {
+  const list = [...new Set(ids)].filter((x) => Number.isSafeInteger(x) && x > 0);
+  if (!list.length) return new Map();
+  const items = await batchGet<TagItem>(list.map((id) => tagKey(companyId, id)));
+  return new Map(items.filter((t) => t.entity === 'tag' && !t.deleting).map((t) => [t.id, tagRef(t)]));
+}
+
+export const refsOf = (ids: number[] | undefined, refs: Map<number, TagRef>): TagRef[] =>
+  (ids ?? []).map((id) => refs.get(id)).filter((t): t is TagRef => !!t);
+
+/**
+ * Every tag of the company (they are few: a handful to a few hundred), alphabetical. Pages and
+ * searches are cut from this in memory, like users and queues.
+ */
+async function allTags(companyId: number): Promise<TagItem[]> {
+  const items = await queryIndexAll<TagItem>('GSI1', tagsPartition(companyId));
+  return items.filter((t) => t.entity === 'tag' && !t.deleting).sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1));
+}
+
+// ---------------------------------------------------------------- links
+
+/**
+ * Transaction items that move a target's links from `before` to `after`: each new link must not
+ * exist yet and its tag must exist, be of `type` and not be deleting; each dropped link must exist.
+ */
+function linkOps(companyId: number, kind: LinkKind, targetId: number, before: number[], after: number[], type: TagType): TransactItem[] {
+  const counter = kind === 'TK' ? 'ticketsCount' : 'contactsCount';
+  const added = after.filter((x) => !before.includes(x));
+  const removed = before.filter((x) => !after.includes(x));
+  const items: TransactItem[] = [];
+  for (const tagId of added) {
+    items.push(tx.put({ ...tagLinkKey(companyId, tagId, kind, targetId), entity: 'tagLink', tagId, targetId, kind }, 'attribute_not_exists(PK)'));
+    items.push(
+      tx.update(
+        tagKey(companyId, tagId),
+        'ADD #c :one',
+        { ':one': 1, ':type': type },
+        'attribute_exists(PK) AND #t = :type AND attribute_not_exists(deleting)',
+        { '#c': counter, '#t': 'type' },
+      ),
+    );
+  }
+  for (const tagId of removed) {
+    items.push(tx.delete(tagLinkKey(companyId, tagId, kind, targetId), 'attribute_exists(PK)'));
+    items.push(tx.update(tagKey(companyId, tagId), 'ADD #c :minus', { ':minus': -1 }, 'attribute_exists(PK)', { '#c': counter }));
+  }
+  return items;
+}
+
+class Retry extends Error {}
+
+/** Runs a tag transaction: a lost race (condition or conflict) is `Retry`, the caller re-reads. */
+async function runTagTransaction(items: TransactItem[], onCondition?: (index: number) => Error | undefined): Promise<void> {
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (err) {
+    if (err instanceof TransactionCanceledException) {
+      const reasons = err.CancellationReasons ?? [];
+      const idx = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      const mapped = idx >= 0 ? onCondition?.(idx) : undefined;
+      if (mapped) throw mapped;
+      throw new Retry();
+    }
+    throw err;
+  }
+}
+
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 15 * 2 ** attempt + Math.random() * 25));
+const MAX_ATTEMPTS = 10;
+
+/** Checks that every tag exists, is of `type` and is not being deleted. */
+async function assertTags(companyId: number, ids: number[], type: TagType, field = 'tags') {
+  if (!ids.length) return;
+  const found = await batchGet<TagItem>(ids.map((id) => tagKey(companyId, id)));
+  const ok = found.filter((t) => t.entity === 'tag' && !t.deleting && t.type === type);
+  if (ok.length !== new Set(ids).size) throw invalidTags(field);
+}
+
+/**
+ * Changes a ticket's tags with `change(current) → next`, retrying on races. The ticket write is
+ * guarded by its write version (`ticketGuard`), so a lifecycle change or a stored message at the
+ * same moment never loses the tags, and the tags never lose those.
+ */
+export async function changeTicketTags(
+  companyId: number,
+  ticketId: number,
+  change: (current: number[], ticket: TicketItem) => number[] | Promise<number[]>,
+): Promise<TicketItem> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const t = await getTicketItem(companyId, ticketId);
+    const before = [...new Set(t.tagIds ?? [])];
+    const after = [...new Set(await change(before, t))];
+    const same = before.length === after.length && before.every((x) => after.includes(x));
+    if (same) return t;
+    await assertTags(companyId, after.filter((x) => !before.includes(x)), 'ticket');
+    const guard = ticketGuard(t);
+    const items = [
+      tx.update(ticketKey(companyId, ticketId), 'SET tagIds = :tags, wv = :nwv', { ...guard.values, ':tags': after, ':nwv': guard.wv }, guard.condition),
+      ...linkOps(companyId, 'TK', ticketId, before, after, 'ticket'),
+    ];
+    try {
+      await runTagTransaction(items);
+      return { ...t, tagIds: after, wv: guard.wv };
+    } catch (err) {
+      if (!(err instanceof Retry)) throw err;
+      await backoff(attempt);
+    }
+  }
+  throw new AppError(409, 'ERR_VALIDATION', { message: 'As etiquetas mudaram ao mesmo tempo; tente de novo' });
+}
+
+/**
+ * Changes a contact's tags with `change(current) → next`. `also` adds attribute changes of the
+ * contact's own edit (the dialog saves fields and tags together) to the same conditional update.
+ */
+export async function changeContactTags(
+  companyId: number,
+  contactId: number,
+  change: (current: number[], contact: ContactItem) => number[],
+): Promise<ContactItem> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const c = await getItem<ContactItem>(contactKey(companyId, contactId), true);
+    if (!c) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
+    const before = [...new Set(c.tagIds ?? [])];
+    const after = [...new Set(change(before, c))];
+    const same = before.length === after.length && before.every((x) => after.includes(x));
+    if (same) return c;
+    await assertTags(companyId, after.filter((x) => !before.includes(x)), 'contact');
+    const items = [contactTagsUpdate(companyId, c, after), ...linkOps(companyId, 'CT', contactId, before, after, 'contact')];
+    try {
+      await runTagTransaction(items);
+      return { ...c, tagIds: after };
+    } catch (err) {
+      if (!(err instanceof Retry)) throw err;
+      await backoff(attempt);
+    }
+  }
+  throw new AppError(409, 'ERR_VALIDATION', { message: 'As etiquetas mudaram ao mesmo tempo; tente de novo' });
+}
+
+/** The contact's `tagIds` write, conditional on the list read (two edits never interleave). */
+export function contactTagsUpdate(companyId: number, c: Pick<ContactItem, 'id' | 'tagIds'>, after: number[], extra?: { set: string[]; values: Record<string, unknown>; names?: Record<string, string> }) {
+  const condition = c.tagIds === undefined ? 'attribute_exists(PK) AND attribute_not_exists(tagIds)' : 'attribute_exists(PK) AND tagIds = :oldTags';
+  const values: Record<string, unknown> = { ':tags': after, ...(c.tagIds === undefined ? {} : { ':oldTags': c.tagIds }), ...extra?.values };
+  const set = ['tagIds = :tags', ...(extra?.set ?? [])];
+  return tx.update(contactKey(companyId, c.id), `SET ${set.join(', ')}`, values, condition, extra?.names);
+}
+
+/** Link items (and count changes) of a contact whose tags go from `before` to `after`. */
+export const contactLinkOps = (companyId: number, contactId: number, before: number[], after: number[]) =>
+  linkOps(companyId, 'CT', contactId, before, after, 'contact');
+export { assertTags as assertContactTags };
+
+/** Ids of the contacts carrying a tag (its link items), at most `limit`. */
+export async function contactIdsWithTag(companyId: number, tagId: number, limit: number): Promise<{ ids: number[]; truncated: boolean }> {
+  const links = await queryLinks(companyId, tagId, 'CT#', limit + 1);
+  const ids = links.map((l) => l.targetId);
+  return { ids: ids.slice(0, limit), truncated: ids.length > limit };
+}
+
+/** Link items of a tag (`TK#`, `CT#` or both with `''`), at most `limit`. */
+async function queryLinks(companyId: number, tagId: number, prefix: 'TK#' | 'CT#' | '', limit: number) {
+  const out: { kind: LinkKind; targetId: number }[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({
+        TableName: env.tableName,
+        KeyConditionExpression: prefix ? 'PK = :pk AND begins_with(SK, :p)' : 'PK = :pk',
+        ExpressionAttributeValues: prefix ? { ':pk': tagKey(companyId, tagId).PK, ':p': prefix } : { ':pk': tagKey(companyId, tagId).PK },
+        Limit: Math.min(1000, limit - out.length),
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const i of (page.Items ?? []) as { entity: string; kind: LinkKind; targetId: number }[]) if (i.entity === 'tagLink') out.push({ kind: i.kind, targetId: i.targetId });
+    start = page.LastEvaluatedKey;
+  } while (start && out.length < limit);
+  return out;
+}
+
+// ---------------------------------------------------------------- events
+
+async function publishTag(companyId: number, action: 'create' | 'update' | 'delete', tag: TagItem) {
+  const data = action === 'delete' ? { action, tagId: tag.id } : { action, tag: toApiTag(tag) };
+  await publish({ companyId, event: companyEvent(companyId, 'tag'), data, audience: [{ kind: 'company' }] });
+}
+
+/** A ticket whose tags changed: the same `ticket update` the lists already apply, with its tags. */
+export async function publishTicketTags(ticket: TicketItem) {
+  const [api] = await toApiTickets(ticket.companyId, [ticket]);
+  await publish({
+    companyId: ticket.companyId,
+    event: companyEvent(ticket.companyId, 'ticket'),
+    data: { action: 'update', ticket: api },
+    audience: [{ kind: 'company' }],
+    ticket: { userId: ticket.userId, queueId: ticket.queueId, status: ticket.status, isGroup: ticket.isGroup },
+  });
+}
+
+// ---------------------------------------------------------------- routes' services
+
+const canSetKanban = (identity: Identity) => identity.isAdmin || identity.isSuper;
+
+export async function listTags(companyId: number, query: Record<string, string | undefined>) {
+  const q = parseOrThrow(tagListQuerySchema, query);
+  const term = fold(q.searchParam ?? '');
+  const pageNumber = q.pageNumber ?? 1;
+  const all = (await allTags(companyId)).filter((t) => (!term || fold(t.name).includes(term)) && (!q.type || t.type === q.type));
+  const page = all.slice((pageNumber - 1) * TAGS_PAGE, pageNumber * TAGS_PAGE);
+  return { tags: page.map(toApiTag), count: all.length, hasMore: pageNumber * TAGS_PAGE < all.length };
+}
+
+/** `GET /tags/list`: every tag, optionally of one type (and only kanban lanes with `kanban=1`). */
+export async function listTagsBrief(companyId: number, query: Record<string, string | undefined>) {
+  const q = parseOrThrow(tagListQuerySchema, query);
+  return (await allTags(companyId))
+    .filter((t) => (!q.type || t.type === q.type) && (q.kanban === undefined || (t.kanban === 1) === q.kanban))
+    .map((t) => ({ ...tagRef(t), kanban: t.kanban }));
+}
+
+/** `GET /tags/kanban`: the lanes of the kanban board (ticket tags marked kanban). */
+export async function kanbanTags(companyId: number) {
+  const lista = (await allTags(companyId)).filter((t) => t.kanban === 1 && t.type === 'ticket').sort((a, b) => a.id - b.id).map(toApiTag);
+  return { lista };
+}
+
+export async function createTag(identity: Identity, input: unknown): Promise<TagItem> {
+  const data = parseOrThrow(tagSchema, input);
+  if (data.kanban === 1 && !canSetKanban(identity)) throw new AppError(403, 'ERR_NO_PERMISSION', { fields: [{ field: 'kanban', message: 'ERR_NO_PERMISSION' }] });
+  const type = data.type ?? 'ticket';
+  if (data.kanban === 1 && type !== 'ticket') throw new AppError(400, 'ERR_VALIDATION', { message: 'Valor inválido', fields: [{ field: 'kanban', message: 'Valor inválido' }] });
+  const companyId = identity.companyId;
+  const id = await nextId(companyId, 'tag');
+  const now = new Date().toISOString();
+  const item: TagItem = {
+    ...tagKey(companyId, id),
+    entity: 'tag',
+    ...tagIndexKeys(companyId, data.name, id),
+    id,
+    companyId,
+    name: data.name,
+    color: data.color ?? DEFAULT_COLOR,
+    type,
+    kanban: data.kanban ?? 0,
+    userId: identity.userId,
+    ticketsCount: 0,
+    contactsCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await runTagTransaction([tx.put(item, 'attribute_not_exists(PK)')]);
+  await publishTag(companyId, 'create', item);
+  return item;
+}
+
+export async function updateTag(identity: Identity, id: number, input: unknown): Promise<TagItem> {
+  const current = await getTagItem(identity.companyId, id);
+  const data = parseOrThrow(tagUpdateSchema, input);
+  if (data.kanban !== undefined && data.kanban !== current.kanban && !canSetKanban(identity)) {
+    throw new AppError(403, 'ERR_NO_PERMISSION', { fields: [{ field: 'kanban', message: 'ERR_NO_PERMISSION' }] });
+  }
+  const type = data.type ?? current.type;
+  const kanban = data.kanban ?? current.kanban;
+  if (kanban === 1 && type !== 'ticket') throw new AppError(400, 'ERR_VALIDATION', { message: 'Valor inválido', fields: [{ field: 'kanban', message: 'Valor inválido' }] });
+  // A tag in use keeps its type: its links are tickets or contacts, not both.
+  if (type !== current.type && (current.ticketsCount || current.contactsCount)) {
+    throw new AppError(400, 'ERR_VALIDATION', { message: 'A etiqueta está em uso; o tipo não pode mudar', fields: [{ field: 'type', message: 'A etiqueta está em uso; o tipo não pode mudar' }] });
+  }
+  const name = data.name ?? current.name;
+  const updated = await updateItem<TagItem>(
+    tagKey(identity.companyId, id),
+    { name, ...tagIndexKeys(identity.companyId, name, id), color: data.color, type, kanban, updatedAt: new Date().toISOString() },
+    {
+      // The type check above was made on counts read now: a link added meanwhile fails this.
+      condition: 'attribute_exists(PK) AND attribute_not_exists(deleting) AND #oldType = :oldType AND (#t = :oldType OR (ticketsCount = :zero AND contactsCount = :zero))',
+      names: { '#oldType': 'type', '#t': 'type' },
+      values: { ':oldType': current.type, ':zero': 0 },
+    },
+  ).catch((err) => {
+    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') throw new AppError(409, 'ERR_VALIDATION', { message: 'A etiqueta mudou ao mesmo tempo; tente de novo' });
+    throw err;
+  });
+  await publishTag(identity.companyId, 'update', updated);
+  return updated;
+}
+
+/**
+ * Deletes a tag: first marked `deleting` (no new links), then stripped from every ticket and
+ * contact carrying it (each through the normal conditional change, so counts and `tagIds` stay
+ * right), then removed once its counts are zero. A delete cut short can simply be repeated.
+ */
+export async function deleteTag(identity: Identity, id: number): Promise<void> {
+  const companyId = identity.companyId;
+  const exists = await getItem<TagItem>(tagKey(companyId, id), true);
+  if (!exists || exists.entity !== 'tag') throw notFound();
+  await updateItem(tagKey(companyId, id), { deleting: true });
+  const touchedTickets: TicketItem[] = [];
+  for (let round = 0; round < 20; round++) {
+    const targets = await queryLinks(companyId, id, '', 5000);
+    await inParallel(targets, 8, async (l) => {
+      try {
+        if (l.kind === 'TK') touchedTickets.push(await changeTicketTags(companyId, l.targetId, (cur) => cur.filter((x) => x !== id)));
+        else await changeContactTags(companyId, l.targetId, (cur) => cur.filter((x) => x !== id));
+      } catch (err) {
+        if (err instanceof AppError && err.status === 404) return dropOrphanLink(companyId, id, l);
+        throw err;
+      }
+    });
+    try {
+      await runTagTransaction([
+        {
+          Delete: {
+            TableName: env.tableName,
+            Key: tagKey(companyId, id),
+            ConditionExpression: 'attribute_exists(PK) AND ticketsCount = :z AND contactsCount = :z',
+            ExpressionAttributeValues: { ':z': 0 },
+          },
+        },
+      ]);
+      await publishTag(companyId, 'delete', exists);
+      for (const t of touchedTickets.slice(0, 200)) await publishTicketTags(t).catch((err) => log.warn({ err }, 'tag event'));
+      return;
+    } catch (err) {
+      if (!(err instanceof Retry)) throw err;
+    }
+  }
+  throw new AppError(409, 'ERR_VALIDATION', { message: 'A etiqueta continua em uso; tente de novo' });
+}
+
+/** A link whose ticket or contact is gone (deleted elsewhere): the link and its count go too. */
+async function dropOrphanLink(companyId: number, tagId: number, l: { kind: LinkKind; targetId: number }) {
+  const counter = l.kind === 'TK' ? 'ticketsCount' : 'contactsCount';
+  try {
+    await runTagTransaction([
+      tx.delete(tagLinkKey(companyId, tagId, l.kind, l.targetId), 'attribute_exists(PK)'),
+      tx.update(tagKey(companyId, tagId), 'ADD #c :minus', { ':minus': -1 }, 'attribute_exists(PK)', { '#c': counter }),
+    ]);
+  } catch (err) {
+    if (!(err instanceof Retry)) throw err;
+  }
+}
+
+async function inParallel<T>(list: T[], width: number, fn: (x: T) => Promise<unknown>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, list.length) }, async () => {
+      while (next < list.length) await fn(list[next++]);
+    }),
+  );
+}
+
+/**
+ * `POST /tags/sync`: the ticket's tags (type ticket) or its contact's tags (type contact) become
+ * exactly `tags`. The caller must be able to see the ticket.
+ */
+export async function syncTags(identity: Identity, input: unknown) {
+  const data = parseOrThrow(tagSyncSchema, input);
+  const ticket = await visibleTicket(identity, data.ticketId);
+  const wanted = [...new Set(data.tags)];
+  if ((data.type ?? 'ticket') === 'contact') {
+    const contact = await changeContactTags(identity.companyId, ticket.contactId, () => wanted);
+    await publishContact(identity.companyId, contact, 'update');
+    const fresh = await getTicketItem(identity.companyId, ticket.id);
+    await publishTicketTags(fresh);
+    return { ticketId: ticket.id, contactId: contact.id, tags: refsOf(contact.tagIds, await tagRefs(identity.companyId, contact.tagIds)) };
+  }
+  const updated = await changeTicketTags(identity.companyId, ticket.id, () => wanted);
+  await publishTicketTags(updated);
+  return { ticketId: updated.id, tags: refsOf(updated.tagIds, await tagRefs(identity.companyId, updated.tagIds)) };
+}
+
+/**
+ * `PUT /ticket-tags/{ticketId}/{tagId}` (the kanban board): puts the ticket in that tag's lane. A
+ * ticket sits in one lane, so moving it drops its other kanban tags in the same change.
+ */
+export async function addTicketTag(identity: Identity, ticketId: number, tagId: number) {
+  await visibleTicket(identity, ticketId);
+  const tag = await getTagItem(identity.companyId, tagId);
+  if (tag.type !== 'ticket') throw invalidTags('tagId');
+  const lanes = new Set((await allTags(identity.companyId)).filter((t) => t.kanban === 1).map((t) => t.id));
+  const updated = await changeTicketTags(identity.companyId, ticketId, (cur) => [...cur.filter((x) => tag.kanban !== 1 || !lanes.has(x) || x === tagId), tagId]);
+  await publishTicketTags(updated);
+  return (await toApiTickets(identity.companyId, [updated]))[0];
+}
+
+/** `DELETE /ticket-tags/{ticketId}`: takes the ticket out of the kanban lanes (its kanban tags). */
+export async function removeKanbanTags(identity: Identity, ticketId: number) {
+  await visibleTicket(identity, ticketId);
+  const lanes = new Set((await allTags(identity.companyId)).filter((t) => t.kanban === 1).map((t) => t.id));
+  const updated = await changeTicketTags(identity.companyId, ticketId, (cur) => cur.filter((x) => !lanes.has(x)));
+  await publishTicketTags(updated);
+}
