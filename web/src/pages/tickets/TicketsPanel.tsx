@@ -131,25 +131,30 @@ export function TicketsPanel({ user, selectedKey, narrow }: { user: User; select
   const [countsTick, setCountsTick] = useState(0);
   useEffect(() => {
     let live = true;
-    const h = setTimeout(() => {
-      api
-        .get<Counts>('/tickets/counts', { query: { queueIds: queueIds === null ? undefined : JSON.stringify(queueIds.length ? queueIds : [0]) } })
-        .then((c) => live && setCounts(c))
-        .catch(() => live && setCounts(null));
-    }, countsTick === 0 ? 0 : SEARCH_DEBOUNCE_MS);
+    api
+      .get<Counts>('/tickets/counts', { query: { queueIds: queueIds === null ? undefined : JSON.stringify(queueIds.length ? queueIds : [0]) } })
+      .then((c) => live && setCounts(c))
+      .catch(() => live && setCounts(null));
     return () => {
       live = false;
-      clearTimeout(h);
     };
     // queueIds is read through countsKey.
   }, [countsKey, countsTick]);
   useEffect(() => {
-    const bump = () => setCountsTick((n) => n + 1);
+    // At most one reload per 500 ms however busy the company is (a debounce could starve).
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const bump = () => {
+      timer ??= setTimeout(() => {
+        timer = null;
+        setCountsTick((n) => n + 1);
+      }, SEARCH_DEBOUNCE_MS);
+    };
     const off = realtime.on(companyEvent(user.companyId, 'ticket'), bump);
     const offR = realtime.onReconnect(bump);
     return () => {
       off();
       offR();
+      if (timer) clearTimeout(timer);
     };
   }, [user.companyId]);
 
