@@ -48,7 +48,8 @@ async function parseMultipart(body: Buffer, contentType: string, maxBytes: numbe
   return new Promise((resolve, reject) => {
     const fields: Record<string, unknown> = {};
     const files: UploadedFile[] = [];
-    const bb = Busboy({ headers: { 'content-type': contentType }, limits: { fileSize: maxBytes, files: 20 } });
+    // Browsers and fetch send file names as raw UTF-8 (busboy would read them as latin1).
+    const bb = Busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: 20 } });
     bb.on('field', (name, value) => {
       // Repeated fields (queueIds[] style) become arrays.
       const key = name.replace(/\[\]$/, '');

@@ -205,7 +205,8 @@ export async function uploadQuickMessageMedia(identity: Identity, id: number, fi
     throw new AppError(413, 'ERR_PAYLOAD_TOO_LARGE', { fields: [{ field: 'file', message: 'ERR_PAYLOAD_TOO_LARGE' }] });
   }
   const check = checkMedia(file.mimeType, file.data.length, file.data.subarray(0, 64));
-  if (!check.ok) throw new AppError(415, 'ERR_UNSUPPORTED_MEDIA_TYPE', { message: check.message, fields: [{ field: 'file', message: check.message }] });
+  // A refused file is bad input like any other field (400 with the reason), as for message media.
+  if (!check.ok) throw new AppError(400, 'ERR_VALIDATION', { message: check.message, fields: [{ field: 'file', message: check.message }] });
   // Spaces in names become underscores (spec 001 §5); the stored name is also made path-safe.
   const mediaPath = safeFileName(file.fileName.replace(/ /g, '_'));
   const key = `c/${identity.companyId}/quick-messages/${id}/${Date.now()}-${mediaPath}`;

@@ -13,7 +13,7 @@ import {
 } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { batchGet, clean, getItem, nextId, queryIndexAll, tx, updateItem, type TransactItem } from '../core/db.js';
+import { batchGet, clean, getItem, isConditionFailure, nextId, queryIndexAll, tx, updateItem, type TransactItem } from '../core/db.js';
 import { pad } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import { log } from '../core/log.js';
@@ -228,6 +228,10 @@ export function contactTagsUpdate(companyId: number, c: Pick<ContactItem, 'id' |
   return tx.update(contactKey(companyId, c.id), `SET ${set.join(', ')}`, values, condition, extra?.names);
 }
 
+/** Link items (and count changes) of a ticket whose tags go from `before` to `after` (delete: `[]`). */
+export const ticketLinkOps = (companyId: number, ticketId: number, before: number[], after: number[]) =>
+  linkOps(companyId, 'TK', ticketId, before, after, 'ticket');
+
 /** Link items (and count changes) of a contact whose tags go from `before` to `after`. */
 export const contactLinkOps = (companyId: number, contactId: number, before: number[], after: number[]) =>
   linkOps(companyId, 'CT', contactId, before, after, 'contact');
@@ -375,7 +379,11 @@ export async function deleteTag(identity: Identity, id: number): Promise<void> {
   const companyId = identity.companyId;
   const exists = await getItem<TagItem>(tagKey(companyId, id), true);
   if (!exists || exists.entity !== 'tag') throw notFound();
-  await updateItem(tagKey(companyId, id), { deleting: true });
+  await updateItem(tagKey(companyId, id), { deleting: true }).catch((err) => {
+    // Deleted by someone else between the read and here.
+    if (isConditionFailure(err)) throw notFound();
+    throw err;
+  });
   const touchedTickets: TicketItem[] = [];
   for (let round = 0; round < 20; round++) {
     const targets = await queryLinks(companyId, id, '', 5000);

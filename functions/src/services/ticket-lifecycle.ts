@@ -27,6 +27,7 @@ import { visibleTicket } from './conversation.js';
 import { currentMarker, getTicketItem, ticketGuard, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem } from './tickets.js';
 import { contactTicketPut } from './search-index.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
+import { ticketLinkOps } from './tags.js';
 import type { QueueItem, UserItem } from './types.js';
 import { log } from '../core/log.js';
 
@@ -491,11 +492,30 @@ export async function markRead(t: TicketItem): Promise<TicketItem> {
 // ---------------------------------------------------------------- delete
 
 export async function deleteTicket(identity: Identity, ticketId: number): Promise<void> {
-  const t = await getTicketItem(identity.companyId, ticketId);
-  const marker = await getItem<Marker>(currentMarker(t.companyId, t.whatsappId, t.contactId), true);
-  const items: TransactItem[] = [tx.delete(ticketKey(t.companyId, t.id)), tx.delete(uuidPointer(t.companyId, t.uuid))];
-  if (marker?.ticketId === t.id) items.push({ Delete: { TableName: process.env.TABLE_NAME!, Key: currentMarker(t.companyId, t.whatsappId, t.contactId), ConditionExpression: 'ticketId = :t', ExpressionAttributeValues: { ':t': t.id } } });
-  await transact(items);
+  let t: TicketItem | undefined;
+  for (let attempt = 0; !t; attempt++) {
+    const current = await getTicketItem(identity.companyId, ticketId);
+    const marker = await getItem<Marker>(currentMarker(current.companyId, current.whatsappId, current.contactId), true);
+    // The ticket's tag links (and the tags' ticketsCount) go in the same transaction, over the
+    // version read: a tag put on it meanwhile makes this read again instead of leaving a link.
+    const guard = ticketGuard(current);
+    const items: TransactItem[] = [
+      { Delete: { TableName: process.env.TABLE_NAME!, Key: ticketKey(current.companyId, current.id), ConditionExpression: guard.condition, ExpressionAttributeValues: guard.values } },
+      tx.delete(uuidPointer(current.companyId, current.uuid)),
+      ...ticketLinkOps(current.companyId, current.id, [...new Set(current.tagIds ?? [])], []),
+    ];
+    if (marker?.ticketId === current.id) {
+      items.push({ Delete: { TableName: process.env.TABLE_NAME!, Key: currentMarker(current.companyId, current.whatsappId, current.contactId), ConditionExpression: 'ticketId = :t', ExpressionAttributeValues: { ':t': current.id } } });
+    }
+    try {
+      await transact(items);
+      t = current;
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+      if (attempt >= 5) throw new AppError(409, 'ERR_VALIDATION', { message: 'O ticket mudou ao mesmo tempo; tente de novo' });
+      await new Promise((r) => setTimeout(r, 20 * 2 ** attempt + Math.random() * 20));
+    }
+  }
   await publishTicketChange(t, 'delete');
   // The conversation goes with it (same partition); pointers of its messages too.
   const rest = await queryAll<MessageItem & { entity: string }>(t.PK);

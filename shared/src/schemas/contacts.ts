@@ -36,6 +36,13 @@ export const optionalEmailField = () =>
     z.union([z.literal(''), z.string().max(200, { error: MSG.tooLong }).email({ error: MSG.invalidEmail })], { error: MSG.invalidEmail }),
   );
 
+/**
+ * Most tags one ticket or contact carries. A change of tags is one transaction of two items per
+ * added or dropped tag (link and count) plus the target's own writes; swapping every tag at once
+ * must stay under DynamoDB's 100 items per transaction (4 × 20 + 3).
+ */
+export const TAGS_PER_TARGET_MAX = 20;
+
 /** Tag ids as the console sends them: `[1, 2]`, `[{id: 1}, …]`, or JSON text of either. */
 export const tagRefList = () =>
   z.preprocess(
@@ -51,7 +58,7 @@ export const tagRefList = () =>
       }
       return Array.isArray(list) ? list.map((x) => (x && typeof x === 'object' && 'id' in x ? (x as { id: unknown }).id : x)) : list;
     },
-    z.array(z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).positive({ error: MSG.invalidValue }), { error: MSG.invalidValue }).max(50, { error: MSG.tooLong }),
+    z.array(z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).positive({ error: MSG.invalidValue }), { error: MSG.invalidValue }).max(TAGS_PER_TARGET_MAX, { error: MSG.tooLong }),
   );
 
 export const extraInfoSchema = z
