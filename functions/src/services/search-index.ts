@@ -181,6 +181,11 @@ export interface QueryWord {
   digits?: string;
   /** Looked up in message words (2-30 characters, not a stop word). */
   message: boolean;
+  /**
+   * A one-letter word beside longer ones ("souza m"): too broad to look up, but it still narrows
+   * the result to contacts with a name word starting with it, as an agent typing it expects.
+   */
+  filterOnly?: boolean;
 }
 
 /**
@@ -195,15 +200,20 @@ export function parseQuery(text: string): QueryWord[] {
   else {
     words = [...new Set(wordsOf(trimmed))];
     const strong = words.filter((w) => w.length > 1 && !STOP_WORDS.has(w));
-    if (strong.length) words = strong;
+    if (strong.length) {
+      const letters = words.filter((w) => w.length === 1 && !/\d/.test(w) && !STOP_WORDS.has(w));
+      return [...strong.slice(0, 6).map(toQueryWord), ...letters.slice(0, 2).map((word) => ({ word, name: word, message: false, filterOnly: true }))];
+    }
   }
-  return words.slice(0, 6).map((word) => ({
-    word,
-    name: word.slice(0, NAME_WORD_MAX),
-    digits: /^\d+$/.test(word) && word.length >= DIGITS_MIN ? word : undefined,
-    message: word.length >= WORD_MIN && word.length <= WORD_MAX && !STOP_WORDS.has(word),
-  }));
+  return words.slice(0, 6).map(toQueryWord);
 }
+
+const toQueryWord = (word: string): QueryWord => ({
+  word,
+  name: word.slice(0, NAME_WORD_MAX),
+  digits: /^\d+$/.test(word) && word.length >= DIGITS_MIN ? word : undefined,
+  message: word.length >= WORD_MIN && word.length <= WORD_MAX && !STOP_WORDS.has(word),
+});
 
 /** Does the contact itself satisfy the word (name word prefix, or digits inside the number)? */
 export function contactMatches(contact: { name: string; number: string } | undefined, w: QueryWord): boolean {

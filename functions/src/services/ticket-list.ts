@@ -345,7 +345,9 @@ export async function countTickets(identity: Identity, query: Record<string, str
  */
 async function searchTickets(identity: Identity, plan: Plan): Promise<{ list: TicketItem[]; truncated: boolean }> {
   const cid = identity.companyId;
-  const words = parseQuery(plan.q.searchParam ?? '');
+  const parsed = parseQuery(plan.q.searchParam ?? '');
+  const words = parsed.filter((w) => !w.filterOnly);
+  const letters = parsed.filter((w) => w.filterOnly);
   const hits = await Promise.all(words.map((w) => lookupWord(cid, w)));
   const order = [...hits].sort((a, b) => (a.truncated === b.truncated ? a.tickets.size - b.tickets.size : a.truncated ? 1 : -1));
   const driver = order[0];
@@ -362,7 +364,7 @@ async function searchTickets(identity: Identity, plan: Plan): Promise<{ list: Ti
   // Words the intersection could not decide: cut short, or looked up by a shortened key.
   const toCheck = hits.filter((h) => h.superset || (h !== driver && h.truncated));
   const contacts =
-    list.length && (toCheck.length || plan.q.tagsContact?.length)
+    list.length && (toCheck.length || letters.length || plan.q.tagsContact?.length)
       ? new Map((await batchGet<ContactItem>(list.map((t) => contactKey(cid, t.contactId)))).map((c) => [c.id, c]))
       : new Map<number, ContactItem>();
   for (const h of toCheck) {
@@ -371,6 +373,7 @@ async function searchTickets(identity: Identity, plan: Plan): Promise<{ list: Ti
     const viaMessages = h.w.message ? await ticketsWithWord(cid, h.w.word, unsure.map((t) => t.id)) : new Set<number>();
     list = list.filter((t) => sure(t) || viaMessages.has(t.id));
   }
+  for (const w of letters) list = list.filter((t) => contactMatches(contacts.get(t.contactId), w));
   list = await byContactTags(cid, plan.q, list, contacts);
   list.sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : -1));
   return { list, truncated };

@@ -27,6 +27,8 @@ describe('search index tokens', () => {
     expect(parseQuery('+55 (21) 97654-3210').map((w) => w.word)).toEqual(['5521976543210']);
     expect(parseQuery('o pedido de João').map((w) => w.word)).toEqual(['pedido', 'joao']);
     expect(parseQuery('de').map((w) => w.word)).toEqual(['de']);
+    // A one-letter word beside a longer one narrows by name only ("Souza M" → Souza Maria).
+    expect(parseQuery('souza m')).toEqual([expect.objectContaining({ word: 'souza' }), { word: 'm', name: 'm', message: false, filterOnly: true }]);
     expect(parseQuery('de')[0].message).toBe(false);
     expect(parseQuery('1234')[0]).toMatchObject({ digits: '1234', message: true });
     expect(parseQuery('123')[0].digits).toBeUndefined();
