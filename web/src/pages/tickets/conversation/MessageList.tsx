@@ -60,9 +60,11 @@ export function MessageList({
   const nearBottom = useRef(true);
   // Stay pinned to the very bottom while rows below are measured (images loading, first render).
   const pinned = useRef(true);
-  const anchor = useRef<{ key: string; offset: number } | null>(null);
+  const anchor = useRef<{ key: string; index: number; offset: number } | null>(null);
   const lastId = useRef<string | null>(null);
   const lastTop = useRef(0);
+  const userInput = useRef(0);
+  const markInput = () => (userInput.current = performance.now());
 
   const rows = useMemo<Row[]>(() => {
     const out: Row[] = [];
@@ -88,6 +90,11 @@ export function MessageList({
     paddingEnd: 8,
   });
 
+  // Pinned to the bottom, this list keeps the bottom itself: the virtualizer's own correction for
+  // rows above measured smaller would land after ours and leave the view a few pixels short.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) =>
+    !pinned.current && item.start < (instance.scrollOffset ?? 0) + instance.scrollAdjustments;
+
   const toBottom = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
@@ -100,15 +107,17 @@ export function MessageList({
     if (!el) return;
     const distance = el.scrollHeight - el.scrollTop - el.clientHeight;
     nearBottom.current = distance < FOLLOW_BOTTOM_PX;
-    // Only the reader moving up unpins: rows growing below (measured, images loaded) move the
-    // bottom away without any scroll of theirs, and must not.
-    if (el.scrollTop < lastTop.current - 2) pinned.current = false;
+    // Only the reader moving up (wheel, touch, scrollbar, keys) unpins. The virtualizer itself moves
+    // scrollTop up when rows above are measured smaller, and a shrinking list clamps it.
+    const drop = lastTop.current - el.scrollTop;
+    if (drop > 2 && performance.now() - userInput.current < 600) pinned.current = false;
     if (distance < 4) pinned.current = true;
     lastTop.current = el.scrollTop;
     if (el.scrollTop < LOAD_OLDER_PX && hasMore && !loading && rows.length) {
       // Remember the first visible row so the view stays put when older pages land above it.
-      const first = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop) ?? virtualizer.getVirtualItems()[0];
-      if (first) anchor.current = { key: String(first.key), offset: first.start - el.scrollTop };
+      // A message row: a day separator stays first while its day's older messages land below it.
+      const first = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop && rows[v.index]?.kind === 'msg');
+      if (first) anchor.current = { key: String(first.key), index: first.index, offset: first.start - el.scrollTop };
       loadOlder();
     }
   };
@@ -123,7 +132,8 @@ export function MessageList({
     lastId.current = newest;
     if (anchor.current) {
       const idx = rows.findIndex((r) => r.key === anchor.current!.key);
-      if (idx > 0) {
+      // Only once rows landed above the anchor (a render for the loading flag moves nothing).
+      if (idx > anchor.current.index) {
         const start = virtualizer.getOffsetForIndex(idx, 'start')?.[0] ?? 0;
         el.scrollTop = start - anchor.current.offset;
         anchor.current = null;
@@ -140,6 +150,29 @@ export function MessageList({
       }
     }
   }, [rows, messages, loading, userId, virtualizer]);
+
+  // A row growing past its estimate (the last one especially) can deepen the list without the
+  // virtualizer re-rendering: watch the rendered rows themselves while pinned.
+  const rowObserver = useMemo(
+    () =>
+      typeof ResizeObserver === 'undefined'
+        ? null
+        : new ResizeObserver(() => {
+            const el = scroller.current;
+            if (el && pinned.current) el.scrollTop = el.scrollHeight;
+          }),
+    [],
+  );
+  useEffect(() => () => rowObserver?.disconnect(), [rowObserver]);
+  const measureRow = useCallback(
+    (node: HTMLDivElement | null) => {
+      virtualizer.measureElement(node);
+      if (!node || !rowObserver) return;
+      rowObserver.observe(node);
+      return () => rowObserver.unobserve(node);
+    },
+    [virtualizer, rowObserver],
+  );
 
   // Measured heights change the total size: keep the bottom in view while pinned.
   const total = virtualizer.getTotalSize();
@@ -177,7 +210,19 @@ export function MessageList({
   const empty = !messages.length;
   const now = Date.now();
   return (
-    <div className="msg-scroller" ref={scroller} onScroll={onScroll} data-testid="message-list">
+    <div className="msg-wrap">
+      {/* Outside the scroller: an indicator in its flow would move the bottom the list is pinned to. */}
+      {!empty && loading && hasMore && <div className="msg-loading-older">{t('messages.loadingOlder')}</div>}
+    <div
+        className="msg-scroller"
+        ref={scroller}
+        onScroll={onScroll}
+        onWheel={markInput}
+        onTouchMove={markInput}
+        onPointerDown={markInput}
+        onKeyDown={markInput}
+        data-testid="message-list"
+      >
       {empty && !loaded && (
         <div className="msg-empty" role="status">
           {t('messages.searching')}
@@ -189,12 +234,11 @@ export function MessageList({
           <span>{t('messages.sayHello')}</span>
         </div>
       )}
-      {!empty && loading && hasMore && <div className="msg-loading-older">{t('messages.loadingOlder')}</div>}
       <div style={{ height: total, position: 'relative', width: '100%' }}>
         {virtualizer.getVirtualItems().map((v) => {
           const row = rows[v.index]!;
           return (
-            <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="msg-vrow" style={{ transform: `translateY(${v.start}px)` }}>
+            <div key={v.key} data-index={v.index} ref={measureRow} className="msg-vrow" style={{ transform: `translateY(${v.start}px)` }}>
               {row.kind === 'day' ? (
                 <div className="msg-day">
                   <span>{row.label}</span>
@@ -206,6 +250,7 @@ export function MessageList({
           );
         })}
       </div>
+    </div>
     </div>
   );
 }

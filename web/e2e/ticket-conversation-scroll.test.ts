@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { applyStackEnv, endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
+import { customer, world } from '../../functions/test/integration/tickets-helpers.js';
+import { launch, newContext, screenshot, signInUi } from './support/browser.js';
+
+// Issue 4 §3: a long conversation stays light — only loaded pages exist, and the virtualizer keeps
+// the DOM to the rows in view however many are loaded; older pages load at the top without a jump.
+
+let browser: Browser;
+const web = () => endpoints().webUrl;
+const TOTAL = 400;
+
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('long conversation', () => {
+  it('loads older pages near the top keeping the view, renders a bounded number of rows', { timeout: 240_000 }, async () => {
+    const w = await world();
+    const agent = await member(w.admin, { name: 'Leitor Longo', profile: 'admin', allTicket: 'enabled', queueIds: [w.q1] });
+    const c = await customer(w.companyId, w.connectionId, { text: 'mensagem 1' });
+    applyStackEnv();
+    const { storeMessage } = await import('../../functions/src/services/messages.js');
+    const { getTicketItem } = await import('../../functions/src/services/tickets.js');
+    let ticket = await getTicketItem(w.companyId, c.ticketId);
+    const start = Date.now() - TOTAL * 60_000;
+    for (let i = 2; i <= TOTAL; i++) {
+      const stored = await storeMessage(ticket, {
+        id: `L${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
+        body: i % 7 === 0 ? `mensagem ${i}\ncom *duas* linhas\ne uma terceira` : `mensagem ${i}`,
+        fromMe: i % 3 === 0,
+        ack: 3,
+        createdAt: new Date(start + i * 60_000).toISOString(),
+        unread: false,
+      });
+      ticket = stored!.ticket;
+    }
+
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInUi(page, web(), agent.email, PASSWORD);
+    await page.goto(`${web()}/tickets/${c.ticketId}`);
+    const list = page.getByTestId('message-list');
+    // The newest message is in view at the bottom.
+    await page.locator('.msg-text', { hasText: new RegExp(`^mensagem ${TOTAL}$`) }).waitFor({ timeout: 20_000 });
+    await expect
+      .poll(() =>
+        list.evaluate((el, text) => {
+          const last = [...el.querySelectorAll<HTMLElement>('.msg-text')].find((m) => m.textContent === text);
+          const box = el.getBoundingClientRect();
+          const r = last?.closest('.msg-bubble')?.getBoundingClientRect();
+          return !!r && r.top >= box.top && r.bottom <= box.bottom;
+        }, `mensagem ${TOTAL}`),
+      )
+      .toBe(true);
+
+    // The reader scrolls: a wheel event, then the position (what a wheel turn ends at).
+    const userScroll = (top: number) =>
+      list.evaluate((el, to) => {
+        el.dispatchEvent(new WheelEvent('wheel', { bubbles: true, deltaY: -100 }));
+        el.scrollTop = to;
+      }, top);
+    const loadedIds = () => page.evaluate(() => document.querySelectorAll('[data-testid="message"]').length);
+    let maxRendered = 0;
+    // Scroll to the top page after page; each time the first visible message stays in view.
+    for (let round = 0; round < 10; round++) {
+      // Near the top but outside the 50 px band: note the first visible message.
+      await userScroll(120);
+      await page.waitForTimeout(300);
+      const before = await list.evaluate((el) => {
+        const top = el.getBoundingClientRect().top;
+        const first = [...el.querySelectorAll<HTMLElement>('[data-testid="message"]')].find((m) => m.getBoundingClientRect().top >= top);
+        return first?.dataset.messageId ?? '';
+      });
+      expect(before).not.toBe('');
+      // Into the band: the older page lands above, the view does not move.
+      await userScroll(20);
+      await expect.poll(() => list.evaluate((el) => el.scrollTop), { timeout: 10_000 }).toBeGreaterThan(200);
+      await expect
+        .poll(
+          () =>
+            list.evaluate((el, id) => {
+              const m = el.querySelector<HTMLElement>(`[data-message-id="${id}"]`);
+              if (!m) return false;
+              const r = m.getBoundingClientRect();
+              const box = el.getBoundingClientRect();
+              return r.bottom > box.top && r.top < box.bottom;
+            }, before),
+          { timeout: 10_000 },
+        )
+        .toBe(true);
+      maxRendered = Math.max(maxRendered, await loadedIds());
+    }
+    // 11 pages of 20 are loaded by now (the list is that tall), yet only the rows around the view are in the DOM.
+    expect(maxRendered).toBeLessThan(60);
+    const scrollHeight = await list.evaluate((el) => el.scrollHeight);
+    expect(scrollHeight).toBeGreaterThan(10 * 20 * 40);
+    await screenshot(page, 'conversation-long-light-wide');
+    await ctx.close();
+  });
+});
