@@ -4,10 +4,16 @@
  *   latency   inbound message → agent WebSocket event at 20 messages/s for 60 s
  *   capacity  DynamoDB read/write units per inbound and per outbound message (ConsumedCapacity)
  *   sessions  session-host memory per sandbox connection at 200 connections
- * Results go to bench-results/pipeline.json (a part run alone with --only merges into it), and a
- * table is printed. Options: --only latency|capacity|sessions (repeatable or comma-separated),
- * --rate 20 --seconds 60 --customers 20 --messages 50 --connections 200, --keep (keep the data dir),
- * --out <file>. The stack's log is written to <data dir>/stack.log.
+ *   tickets   ticket lists, searches and message pages at 100 000 tickets / 1 000 000 messages,
+ *             DynamoDB reads per request, console load times and first-load JS (infra/bench/tickets.ts)
+ * Results go to bench-results/pipeline.json (a part run alone with --only merges into it; the tickets
+ * part writes bench-results/tickets.json), and a table is printed. Options: --only
+ * latency|capacity|sessions|tickets (repeatable or comma-separated), --rate 20 --seconds 60
+ * --customers 20 --messages 50 --connections 200, --keep (keep the data dir), --out <file>; tickets:
+ * --tickets 100000 --messages-per-ticket 10 --other-companies 50 --other-tickets 200 --agents 10
+ * --clients 10 --requests 200 --no-browser --tickets-out <file>, and --data-dir <dir> (kept; the
+ * tickets data generated there is reused by a later run with the same sizes). The stack's log is
+ * written to <data dir>/stack.log.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PARTS = ['capacity', 'latency', 'sessions'] as const;
+const PARTS = ['capacity', 'latency', 'sessions', 'tickets'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: args } = parseArgs({
@@ -31,6 +37,20 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '200' },
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench-results', 'pipeline.json') },
     keep: { type: 'boolean', default: false },
+    'data-dir': { type: 'string' },
+    tickets: { type: 'string', default: '100000' },
+    'messages-per-ticket': { type: 'string', default: '10' },
+    'other-companies': { type: 'string', default: '50' },
+    'other-tickets': { type: 'string', default: '200' },
+    agents: { type: 'string', default: '10' },
+    clients: { type: 'string', default: '10' },
+    requests: { type: 'string', default: '200' },
+    'pending-share': { type: 'string', default: '0.02' },
+    'open-share': { type: 'string', default: '0.03' },
+    'write-concurrency': { type: 'string', default: '6' },
+    'no-browser': { type: 'boolean', default: false },
+    'browser-runs': { type: 'string', default: '5' },
+    'tickets-out': { type: 'string', default: path.join(REPO_ROOT, 'bench-results', 'tickets.json') },
   },
 });
 const only = (args.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
@@ -41,14 +61,21 @@ const num = (v: string | undefined, name: string) => {
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
   return n;
 };
+const whole = (v: string | undefined, name: string, min = 1) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be a whole number >= ${min}`);
+  return n;
+};
 
 const startedAt = Date.now();
 const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s`;
 const say = (line: string) => process.stdout.write(`[bench ${elapsed()}] ${line}\n`);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-bench-'));
+// --data-dir: a directory kept between runs (the tickets part reuses the data it generated there).
+const dataDir = args['data-dir'] ? path.resolve(args['data-dir']) : fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-bench-'));
+fs.mkdirSync(dataDir, { recursive: true });
 const capacityDir = path.join(dataDir, 'capacity');
-fs.mkdirSync(capacityDir);
+fs.mkdirSync(capacityDir, { recursive: true });
 const logFile = path.join(dataDir, 'stack.log');
 const logStream = fs.createWriteStream(logFile);
 let sweeperRuns = 0;
@@ -73,7 +100,8 @@ say(`starting the local stack in ${dataDir} (log: ${logFile})`);
 const stack = await startLocalStack({
   dataDir,
   ports: 'auto',
-  buildWeb: false,
+  // The tickets part measures the console in Chromium: the stack then builds (if stale) and serves it.
+  buildWeb: parts.includes('tickets') && !args['no-browser'],
   seed: true,
   adminEmail,
   adminPassword,
@@ -90,6 +118,7 @@ const stack = await startLocalStack({
 say(`stack up; session host pid ${stack.sessionHost.pid()}`);
 
 const results: Record<string, unknown> = {};
+let ticketsResult: Record<string, unknown> | undefined;
 const machine: Record<string, unknown> = {};
 const failures: Record<string, string> = {};
 let exitCode = 0;
@@ -129,6 +158,34 @@ try {
           failures.latency = `${r.lost} lost, ${r.sendErrors} send errors`;
           exitCode = 1;
         }
+      } else if (part === 'tickets') {
+        const { ticketsBench } = await import('./tickets.js');
+        const pendingShare = num(args['pending-share'], 'pending-share');
+        const openShare = num(args['open-share'], 'open-share');
+        // Each contact's newest ticket is the only one that may still be open (one per chat).
+        if (pendingShare + openShare > 0.5) throw new Error('--pending-share + --open-share must be at most 0.5');
+        ticketsResult = await ticketsBench(
+          { endpoints: stack.endpoints, sup, dataDir, table: TABLE_NAME, log },
+          {
+            tickets: whole(args.tickets, 'tickets', 2),
+            messagesPerTicket: whole(args['messages-per-ticket'], 'messages-per-ticket'),
+            otherCompanies: whole(args['other-companies'], 'other-companies', 0),
+            otherTickets: whole(args['other-tickets'], 'other-tickets', 2),
+            agents: whole(args.agents, 'agents'),
+            pendingShare,
+            openShare,
+            concurrency: whole(args['write-concurrency'], 'write-concurrency'),
+            clients: whole(args.clients, 'clients'),
+            requests: whole(args.requests, 'requests'),
+            browser: !args['no-browser'],
+            browserRuns: whole(args['browser-runs'], 'browser-runs'),
+          },
+        );
+        const failed = (ticketsResult.api as { name: string; pass?: boolean }[]).filter((r) => r.pass === false).map((r) => r.name);
+        const js = ticketsResult.console as { pass: boolean } | undefined;
+        if (js && !js.pass) failed.push('first-load JavaScript');
+        // Missing a target is a finding written to the results, not a failure of the benchmark run.
+        if (failed.length) say(`tickets: targets missed: ${failed.join('; ')}`);
       } else {
         const { sessionsBench } = await import('./sessions.js');
         const n = num(args.connections, 'connections');
@@ -160,8 +217,28 @@ try {
   say('stopping the stack');
   await stack.stop();
   logStream.end();
-  if (!args.keep && exitCode === 0) fs.rmSync(dataDir, { recursive: true, force: true });
+  if (!args.keep && !args['data-dir'] && exitCode === 0) fs.rmSync(dataDir, { recursive: true, force: true });
   else say(`kept ${dataDir}`);
+}
+
+const machineInfo = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` };
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+if (parts.includes('tickets')) {
+  const ticketsOut = path.resolve(args['tickets-out']!);
+  const ticketsDoc = {
+    generatedAt: new Date().toISOString(),
+    machine: machineInfo,
+    command,
+    environment: 'local stack (infra/local/stack.ts): DynamoDB Local, gateway and handlers in the benchmark process (the load generator shares it), console served from web/dist',
+    ...(ticketsResult ?? {}),
+    machineDuringPart: machine.tickets,
+    failure: failures.tickets,
+  };
+  fs.mkdirSync(path.dirname(ticketsOut), { recursive: true });
+  fs.writeFileSync(ticketsOut, `${JSON.stringify(ticketsDoc, null, 2)}\n`);
+  if (ticketsResult) printTicketsTable(ticketsResult);
+  say(`tickets results written to ${path.relative(process.cwd(), ticketsOut)}`);
+  if (parts.length === 1) process.exit(exitCode);
 }
 
 // A part run alone replaces only its own section of an existing results file.
@@ -175,8 +252,8 @@ try {
 const doc = {
   ...previous,
   generatedAt: new Date().toISOString(),
-  machine: { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` },
-  command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+  machine: machineInfo,
+  command,
   environment: 'local stack (infra/local/stack.ts): DynamoDB Local, fauxqs SQS/S3, cognito-local, gateway + pollers in the benchmark process, session host as a child process; the load generator shares the stack process',
   results: { ...((previous.results as Record<string, unknown>) ?? {}), ...results },
   machineDuringParts: { ...((previous.machineDuringParts as Record<string, unknown>) ?? {}), ...machine },
@@ -216,4 +293,34 @@ function printTable(r: Record<string, any>) {
   const w = Math.max(...rows.map((x) => x[0].length), 10);
   const v = Math.max(...rows.map((x) => x[1].length), 5);
   process.stdout.write(`\n${rows.map(([a, b, c]) => `${a.padEnd(w)}  ${b.padStart(v)}  ${c}`).join('\n')}\n\n`);
+}
+
+/** Each figure of the tickets part beside its target. */
+function printTicketsTable(r: Record<string, any>) {
+  const rows: [string, string, string, string][] = [];
+  const d = r.data;
+  if (d) {
+    const c = d.sizes.company;
+    rows.push([`data${d.reused ? ' (reused, not generated)' : ''}`, `${c.tickets} tickets / ${c.messages} messages / ${c.contacts} contacts`, `+ ${d.sizes.others.companies} companies, ${d.sizes.totalItems} items`, '']);
+  }
+  for (const a of r.api ?? []) {
+    if (a.skipped) {
+      rows.push([a.name, 'skipped', a.skipped, '']);
+      continue;
+    }
+    const t = a.target;
+    const one = `${a.oneClient.p50} / ${a.oneClient.p99}`;
+    const many = `${a.clients.p50} / ${a.clients.p99}`;
+    const target = [t.p50OneClient !== undefined ? `p50@1 <= ${t.p50OneClient}` : '', `p99@${a.clients.clients} <= ${t.p99Clients}`].filter(Boolean).join(', ');
+    rows.push([a.name, `${one} | ${many} ms`, `${target}; ${a.dynamodb.readUnitsPerRequest.median} RCU, ${a.dynamodb.itemsReadPerRequest.median} read / ${a.dynamodb.itemsReturnedPerRequest.median} returned${a.dynamodb.readsFarMoreThanReturned ? ' FLAG' : ''}`, a.pass ? 'pass' : 'FAIL']);
+  }
+  const c = r.console;
+  if (c) {
+    rows.push(['console first-load JavaScript', `${c.javascript.gzipKB} KB gzip`, `<= ${c.target.firstLoadJsGzipKB} KB`, c.pass ? 'pass' : 'FAIL']);
+    rows.push(['console → first ticket row (cold / warm p50)', `${c.firstTicketRow.coldCache.p50} / ${c.firstTicketRow.warmCache.p50} ms`, 'no target', '']);
+    rows.push(['console → opened conversation (cold / warm p50)', `${c.openedConversation.coldCache.p50} / ${c.openedConversation.warmCache.p50} ms`, 'no target', '']);
+  }
+  const w = Math.max(...rows.map((x) => x[0].length), 10);
+  const v = Math.max(...rows.map((x) => x[1].length), 5);
+  process.stdout.write(`\nGET p50 / p99 at 1 client | at ${r.requests?.clients ?? '?'} clients\n${rows.map(([a, b, c2, p]) => `${a.padEnd(w)}  ${b.padStart(v)}  ${p.padEnd(4)}  ${c2}`).join('\n')}\n\n`);
 }
