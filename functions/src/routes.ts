@@ -138,6 +138,14 @@ export const routes: RouteDef[] = [
   r('DELETE', '/quick-messages/{id}', 'quickMessages'),
   r('POST', '/quick-messages/{id}/media-upload', 'quickMessages', { maxBodyBytes: 6 * 1024 * 1024 }),
   r('DELETE', '/quick-messages/{id}/media-upload', 'quickMessages'),
+  // scheduled messages (issue 5 §4): the plan's useSchedules gates every route
+  r('GET', '/schedules', 'schedules', { planFlag: 'useSchedules' }),
+  r('GET', '/schedules/{id}', 'schedules', { planFlag: 'useSchedules' }),
+  r('POST', '/schedules', 'schedules', { planFlag: 'useSchedules' }),
+  r('PUT', '/schedules/{id}', 'schedules', { planFlag: 'useSchedules' }),
+  r('DELETE', '/schedules/{id}', 'schedules', { planFlag: 'useSchedules' }),
+  r('POST', '/schedules/{id}/media-upload', 'schedules', { planFlag: 'useSchedules', maxBodyBytes: 6 * 1024 * 1024 }),
+  r('DELETE', '/schedules/{id}/media-upload', 'schedules', { planFlag: 'useSchedules' }),
 
   // external API (connection token)
   r('POST', '/api/messages/send', 'externalApi', { auth: 'connectionToken', maxBodyBytes: 6 * 1024 * 1024 }),

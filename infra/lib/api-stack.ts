@@ -50,6 +50,8 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   contacts: { sendTo: ['realtime', ...OUTBOUND_QUEUES] },
   // Quick replies keep their attachments in the media bucket.
   quickMessages: { media: 'readwrite' },
+  // Scheduled messages keep their image attachments in the media bucket.
+  schedules: { media: 'readwrite' },
 };
 
 const DEFAULT_SEND = ['realtime'];

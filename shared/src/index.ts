@@ -15,5 +15,6 @@ export * from './schemas/tickets.js';
 export * from './schemas/contacts.js';
 export * from './schemas/tags.js';
 export * from './schemas/quick-messages.js';
+export * from './schemas/schedules.js';
 export * from './schemas/messages.js';
 export * from './variables.js';

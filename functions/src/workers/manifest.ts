@@ -51,6 +51,17 @@ export const queues: QueueDef[] = [
     visibilityTimeoutSeconds: 60,
     maxReceiveCount: 5,
   },
+  {
+    // Due scheduled messages from the sweeper (services/schedules.ts); each job claims its schedule
+    // before sending, so duplicates do nothing.
+    name: 'schedules',
+    envVar: 'SCHEDULES_QUEUE_URL',
+    fifo: false,
+    worker: 'schedules',
+    batchSize: 10,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+  },
   ...Array.from({ length: SHARDS }, (_, shard): QueueDef => ({
     // Commands for the session host that owns the shard, grouped per connection.
     name: `outbound-${shard}`,

@@ -2,6 +2,7 @@ import type { ScheduledEvent } from 'aws-lambda';
 import { log } from '../core/log.js';
 import { expireStalePresence } from '../services/presence.js';
 import { sweepTicketTimers } from '../services/ticket-timers.js';
+import { sweepSchedules } from '../services/schedules.js';
 
 /**
  * Runs every minute (EventBridge rule; locally a timer) and does what is due (DESIGN §7). Each job
@@ -12,6 +13,8 @@ export const jobs: Record<string, (now: number) => Promise<number>> = {
   presence: (now) => expireStalePresence(now),
   // Auto-transfer and inactivity close: due tickets go to the ticket-timers queue.
   ticketTimers: async (now) => (await sweepTicketTimers(now)).length,
+  // Scheduled messages due now go to the schedules queue (server-behaviour §8).
+  schedules: async (now) => (await sweepSchedules(now)).length,
 };
 
 export async function handler(event?: Partial<ScheduledEvent>): Promise<Record<string, number | string>> {

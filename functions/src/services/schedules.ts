@@ -1,0 +1,485 @@
+import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  AppError,
+  SCHEDULES_PAGE,
+  SCHEDULE_MEDIA_MAX_BYTES,
+  SCHEDULE_MEDIA_REFUSED,
+  checkMedia,
+  companyEvent,
+  displayFileName,
+  fillVariables,
+  isAdminProfile,
+  isScheduleMedia,
+  parseOrThrow,
+  safeFileName,
+  scheduleListQuerySchema,
+  scheduleSchema,
+  scheduleUpdateSchema,
+  toQueueBody,
+  type Schedule,
+  type ScheduleStatus,
+} from '@balcao/shared';
+import { z } from 'zod';
+import { dynamo, sqsClient } from '../core/aws.js';
+import { env } from '../core/env.js';
+import { batchGet, getItem, isConditionFailure, nextId, queryAll, queryIndexAll, transact, tx, updateItem } from '../core/db.js';
+import { keys, pad } from '../core/keys.js';
+import { log } from '../core/log.js';
+import { publish } from '../core/realtime.js';
+import { askSessionHost } from '../core/rpc.js';
+import { deleteObject, putObject, readUrl } from '../core/storage.js';
+import type { Identity } from '../core/identity.js';
+import type { UploadedFile } from '../core/http.js';
+import { queues } from '../workers/manifest.js';
+import { connectionKey, listConnectionItems, type ConnectionItem } from './connections.js';
+import { contactKey, fold, getContactItem, type ContactItem } from './contacts.js';
+import { sendInTicket } from './outbound.js';
+import { timeZone } from './ticket-lifecycle.js';
+import { findOrCreateTicket } from './tickets.js';
+import type { UserItem } from './types.js';
+import { limitError, usageDecrement, usageIncrement } from './usage.js';
+
+/**
+ * Scheduled messages (spec 001 §3-§7, server-behaviour §8, DESIGN §7). A schedule waits in a
+ * sparse due index (GSI4, `SCHDUE#<shard>`, sorted by the next instant to look at it) while it is
+ * PENDENTE or AGENDADA; the sweeper moves due ones to AGENDADA and enqueues a job; the job sends
+ * through the outbound path, in the contact's ticket like an agent's message, and ends the
+ * schedule ENVIADA or ERRO (leaving the index). Every step is a conditional write, so repeated
+ * sweeps and redelivered jobs change nothing twice.
+ */
+export interface ScheduleItem {
+  PK: string;
+  SK: string;
+  entity: 'schedule';
+  GSI1PK: string;
+  GSI1SK: string;
+  GSI4PK?: string;
+  GSI4SK?: string;
+  id: number;
+  companyId: number;
+  userId: number;
+  contactId: number;
+  /** Denormalised for the search; answers carry the contact as it is now. */
+  contactName: string;
+  contactNumber: string;
+  body: string;
+  sendAt: string;
+  sentAt: string | null;
+  status: ScheduleStatus;
+  reason: string | null;
+  whatsappId: number | null;
+  ticketId: number | null;
+  messageId: string | null;
+  /** Set when a job claimed the send (one sender only). */
+  sendingAt: string | null;
+  /** Hand-offs to the dispatcher without an outcome (a lost job is handed again, a few times). */
+  handoffs: number;
+  mediaKey: string | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaType: string | null;
+  mediaSize: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const scheduleKey = (companyId: number, id: number) => ({ PK: `C#${companyId}#SCH#${pad(id)}`, SK: 'SCHEDULE' });
+const partition = (companyId: number) => `C#${companyId}#SCHS`;
+/** The due index is split in a few partitions so one hot key does not take every write. */
+export const DUE_SHARDS = 4;
+const dueShard = (companyId: number, id: number) => `SCHDUE#${(companyId + id) % DUE_SHARDS}`;
+const dueKeys = (companyId: number, id: number, at: string) => ({ GSI4PK: dueShard(companyId, id), GSI4SK: `${at}#${companyId}#${pad(id)}` });
+
+const SCHEDULES_QUEUE = queues.find((q) => q.name === 'schedules')!;
+/** A job handed off without an outcome is handed again after this long (worker crash, lost message). */
+const HANDOFF_RETRY_MS = 10 * 60_000;
+const MAX_HANDOFFS = 3;
+/** A claimed send with no outcome after this long is reported, never sent again (it may have gone). */
+const SENDING_STALE_MS = 5 * 60_000;
+const PER_SHARD = 500;
+
+const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
+const alreadySent = () =>
+  new AppError(400, 'ERR_VALIDATION', { message: 'Agendamento já enviado: não pode ser alterado', fields: [{ field: 'sentAt', message: 'Agendamento já enviado: não pode ser alterado' }] });
+const raced = () => new AppError(409, 'ERR_VALIDATION', { message: 'O agendamento mudou ao mesmo tempo; tente de novo' });
+
+/** Admins and Nível 3 (who see every ticket) see every schedule; Nível 1 and 2 their own. */
+export const seesAllSchedules = (profile: string, isSuper = false) => isSuper || isAdminProfile(profile) || profile === 'Nível 3';
+const visibleTo = (identity: Identity, s: ScheduleItem) => seesAllSchedules(identity.profile, identity.isSuper) || s.userId === identity.userId;
+
+/** Sent schedules keep their file: the message in the ticket names the same stored object. */
+const ownsMedia = (s: ScheduleItem) => !!s.mediaKey && !s.sentAt && !s.sendingAt;
+
+export async function toApiSchedules(companyId: number, list: ScheduleItem[]): Promise<Schedule[]> {
+  const contactIds = [...new Set(list.map((s) => s.contactId))];
+  const contacts = new Map((await batchGet<ContactItem>(contactIds.map((id) => contactKey(companyId, id)))).map((c) => [c.id, c]));
+  const connIds = [...new Set(list.map((s) => s.whatsappId).filter((id): id is number => !!id))];
+  const conns = new Map((await batchGet<ConnectionItem>(connIds.map((id) => connectionKey(companyId, id)))).map((c) => [c.id, c]));
+  return Promise.all(
+    list.map(async (s) => {
+      const c = contacts.get(s.contactId);
+      const w = s.whatsappId ? conns.get(s.whatsappId) : undefined;
+      return {
+        id: s.id,
+        body: s.body,
+        contactId: s.contactId,
+        contact: c ? { id: c.id, name: c.name, number: c.number } : { id: s.contactId, name: s.contactName, number: s.contactNumber },
+        sendAt: s.sendAt,
+        sentAt: s.sentAt,
+        status: s.status,
+        reason: s.reason,
+        whatsappId: s.whatsappId,
+        whatsapp: w ? { id: w.id, name: w.name } : null,
+        userId: s.userId,
+        ticketId: s.ticketId,
+        mediaPath: s.mediaPath,
+        mediaName: s.mediaName,
+        mediaUrl: s.mediaKey ? await readUrl(s.mediaKey, 15 * 60) : null,
+        createdAt: s.createdAt,
+        updatedAt: s.updatedAt,
+      };
+    }),
+  );
+}
+export const toApiSchedule = async (s: ScheduleItem) => (await toApiSchedules(s.companyId, [s]))[0];
+
+/** Live `company-<id>-schedule` events reach the schedule's owner and those who see every schedule. */
+async function announce(s: ScheduleItem, action: 'create' | 'update' | 'delete') {
+  const users = await queryAll<UserItem>(`C#${s.companyId}`, keys.userPrefix());
+  const audience = users.filter((u) => u.id === s.userId || seesAllSchedules(u.profile, u.super)).map((u) => ({ kind: 'user' as const, userId: u.id }));
+  if (!audience.length) return;
+  const data = action === 'delete' ? { action, scheduleId: s.id } : { action, schedule: await toApiSchedule(s) };
+  await publish({ companyId: s.companyId, event: companyEvent(s.companyId, 'schedule'), data, audience });
+}
+
+async function getVisible(identity: Identity, id: number): Promise<ScheduleItem> {
+  const s = await getItem<ScheduleItem>(scheduleKey(identity.companyId, id), true);
+  if (!s || s.entity !== 'schedule' || !visibleTo(identity, s)) throw notFound();
+  return s;
+}
+
+async function assertConnection(companyId: number, whatsappId: number | null | undefined) {
+  if (!whatsappId) return;
+  if (!(await getItem<ConnectionItem>(connectionKey(companyId, whatsappId)))) {
+    throw new AppError(404, 'ERR_NO_WAPP_FOUND', { fields: [{ field: 'whatsappId', message: 'ERR_NO_WAPP_FOUND' }] });
+  }
+}
+
+async function contactOf(companyId: number, contactId: number): Promise<ContactItem> {
+  try {
+    return await getContactItem(companyId, contactId);
+  } catch {
+    throw new AppError(404, 'ERR_NO_CONTACT_FOUND', { fields: [{ field: 'contactId', message: 'ERR_NO_CONTACT_FOUND' }] });
+  }
+}
+
+/**
+ * A company's schedules are bounded by its plan's limit (usage counter), so lists read the
+ * company's partition and cut pages in memory, like quick replies and tags.
+ */
+const allOf = async (companyId: number) =>
+  (await queryIndexAll<ScheduleItem>('GSI1', partition(companyId))).filter((s) => s.entity === 'schedule').sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1));
+
+/** `GET /schedules`: `{schedules, count, hasMore}` by send time; search in contact name, number and text. */
+export async function listSchedules(identity: Identity, query: Record<string, string | undefined>) {
+  const q = parseOrThrow(scheduleListQuerySchema, query);
+  const term = fold(q.searchParam ?? '');
+  const digits = term.replace(/\D/g, '');
+  const pageNumber = q.pageNumber ?? 1;
+  const list = (await allOf(identity.companyId)).filter(
+    (s) =>
+      visibleTo(identity, s) &&
+      (!q.contactId || s.contactId === q.contactId) &&
+      (!term || fold(s.contactName).includes(term) || fold(s.body).includes(term) || (digits.length >= 3 && s.contactNumber.includes(digits))),
+  );
+  const page = list.slice((pageNumber - 1) * SCHEDULES_PAGE, pageNumber * SCHEDULES_PAGE);
+  return { schedules: await toApiSchedules(identity.companyId, page), count: list.length, hasMore: pageNumber * SCHEDULES_PAGE < list.length };
+}
+
+export const getSchedule = async (identity: Identity, id: number) => toApiSchedule(await getVisible(identity, id));
+
+export async function createSchedule(identity: Identity, input: unknown): Promise<ScheduleItem> {
+  const data = parseOrThrow(scheduleSchema, input);
+  const companyId = identity.companyId;
+  const contact = await contactOf(companyId, data.contactId);
+  await assertConnection(companyId, data.whatsappId);
+  const id = await nextId(companyId, 'schedule');
+  const now = new Date().toISOString();
+  const item: ScheduleItem = {
+    ...scheduleKey(companyId, id),
+    entity: 'schedule',
+    GSI1PK: partition(companyId),
+    GSI1SK: `${data.sendAt}#${pad(id)}`,
+    ...dueKeys(companyId, id, data.sendAt),
+    id,
+    companyId,
+    userId: identity.userId,
+    contactId: contact.id,
+    contactName: contact.name,
+    contactNumber: contact.number,
+    body: data.body,
+    sendAt: data.sendAt,
+    sentAt: null,
+    status: 'PENDENTE',
+    reason: null,
+    whatsappId: data.whatsappId ?? null,
+    ticketId: null,
+    messageId: null,
+    sendingAt: null,
+    handoffs: 0,
+    mediaKey: null,
+    mediaPath: null,
+    mediaName: null,
+    mediaType: null,
+    mediaSize: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const limit = identity.plan?.schedules ?? 0;
+  await transact([tx.put(item, 'attribute_not_exists(PK)'), usageIncrement(companyId, 'schedules', limit)], (i) => (i === 1 ? limitError('schedules', limit) : undefined));
+  await announce(item, 'create');
+  return item;
+}
+
+/** Editable until sent or while a job is sending it (server-behaviour §8). */
+function assertEditable(s: ScheduleItem) {
+  if (s.sentAt || s.status === 'ENVIADA' || (s.status === 'AGENDADA' && s.sendingAt)) throw alreadySent();
+}
+
+/** Saving puts the schedule back to PENDENTE at its (new) time, clearing an earlier error. */
+export async function updateSchedule(identity: Identity, id: number, input: unknown): Promise<ScheduleItem> {
+  const current = await getVisible(identity, id);
+  assertEditable(current);
+  const data = parseOrThrow(scheduleUpdateSchema, input);
+  const companyId = identity.companyId;
+  const contact = data.contactId && data.contactId !== current.contactId ? await contactOf(companyId, data.contactId) : undefined;
+  if (data.whatsappId !== undefined) await assertConnection(companyId, data.whatsappId);
+  const sendAt = data.sendAt ?? current.sendAt;
+  const next: ScheduleItem = {
+    ...current,
+    GSI1SK: `${sendAt}#${pad(id)}`,
+    ...dueKeys(companyId, id, sendAt),
+    contactId: contact?.id ?? current.contactId,
+    contactName: contact?.name ?? current.contactName,
+    contactNumber: contact?.number ?? current.contactNumber,
+    body: data.body ?? current.body,
+    sendAt,
+    whatsappId: data.whatsappId === undefined ? current.whatsappId : data.whatsappId,
+    status: 'PENDENTE',
+    reason: null,
+    sendingAt: null,
+    handoffs: 0,
+    updatedAt: new Date().toISOString(),
+  };
+  // Over the version read: a sweep or a send that started meanwhile wins, and this answers 409.
+  await transact([tx.put(next, 'attribute_exists(PK) AND updatedAt = :u', { ':u': current.updatedAt })], () => raced());
+  await announce(next, 'update');
+  return next;
+}
+
+export async function deleteSchedule(identity: Identity, id: number): Promise<void> {
+  const current = await getVisible(identity, id);
+  await transact([tx.delete(scheduleKey(identity.companyId, id), 'attribute_exists(PK)'), usageDecrement(identity.companyId, 'schedules')], (i) => (i === 0 ? notFound() : undefined));
+  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn({ err }, 'schedule media not removed'));
+  await announce(current, 'delete');
+}
+
+/** `POST /schedules/{id}/media-upload` (multipart `file`): png, jpg or jpeg, checked by its bytes. */
+export async function uploadScheduleMedia(identity: Identity, id: number, files: UploadedFile[]): Promise<ScheduleItem> {
+  const current = await getVisible(identity, id);
+  assertEditable(current);
+  const file = files.find((f) => f.field === 'file') ?? files[0];
+  if (!file) throw new AppError(400, 'ERR_VALIDATION', { message: 'Obrigatório', fields: [{ field: 'file', message: 'Obrigatório' }] });
+  if (file.data.length > SCHEDULE_MEDIA_MAX_BYTES) throw new AppError(413, 'ERR_PAYLOAD_TOO_LARGE', { fields: [{ field: 'file', message: 'ERR_PAYLOAD_TOO_LARGE' }] });
+  if (!isScheduleMedia(file.fileName, file.mimeType)) {
+    throw new AppError(400, 'ERR_VALIDATION', { message: SCHEDULE_MEDIA_REFUSED, fields: [{ field: 'file', message: SCHEDULE_MEDIA_REFUSED }] });
+  }
+  const check = checkMedia(file.mimeType, file.data.length, file.data.subarray(0, 64));
+  if (!check.ok) throw new AppError(400, 'ERR_VALIDATION', { message: check.message, fields: [{ field: 'file', message: check.message }] });
+  const mediaPath = safeFileName(file.fileName.replace(/ /g, '_'));
+  const key = `c/${identity.companyId}/schedules/${id}/${Date.now()}-${mediaPath}`;
+  await putObject(key, file.data, check.mimetype);
+  let updated: ScheduleItem;
+  try {
+    updated = await updateItem<ScheduleItem>(
+      scheduleKey(identity.companyId, id),
+      { mediaKey: key, mediaPath, mediaName: displayFileName(file.fileName).replace(/ /g, '_'), mediaType: check.mimetype, mediaSize: file.data.length, updatedAt: new Date().toISOString() },
+      { condition: 'attribute_exists(PK) AND updatedAt = :u', values: { ':u': current.updatedAt } },
+    );
+  } catch (err) {
+    await deleteObject(key).catch(() => undefined);
+    if (isConditionFailure(err)) throw raced();
+    throw err;
+  }
+  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn({ err }, 'old schedule media not removed'));
+  await announce(updated, 'update');
+  return updated;
+}
+
+/** `DELETE /schedules/{id}/media-upload`: removes the attachment. */
+export async function deleteScheduleMedia(identity: Identity, id: number): Promise<ScheduleItem> {
+  const current = await getVisible(identity, id);
+  assertEditable(current);
+  let updated: ScheduleItem;
+  try {
+    updated = await updateItem<ScheduleItem>(
+      scheduleKey(identity.companyId, id),
+      { mediaKey: null, mediaPath: null, mediaName: null, mediaType: null, mediaSize: null, updatedAt: new Date().toISOString() },
+      { condition: 'attribute_exists(PK) AND updatedAt = :u', values: { ':u': current.updatedAt } },
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) throw raced();
+    throw err;
+  }
+  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn({ err }, 'schedule media not removed'));
+  await announce(updated, 'update');
+  return updated;
+}
+
+// ------------------------------------------------------------------ dispatch
+
+export const scheduleJobSchema = z.object({
+  v: z.literal(1),
+  companyId: z.number().int().positive(),
+  scheduleId: z.number().int().positive(),
+});
+export type ScheduleJob = z.infer<typeof scheduleJobSchema>;
+
+async function dueIn(shard: number, now: number): Promise<ScheduleItem[]> {
+  const out = await dynamo().send(
+    new QueryCommand({
+      TableName: env.tableName,
+      IndexName: 'GSI4',
+      KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
+      ExpressionAttributeValues: { ':p': `SCHDUE#${shard}`, ':c': `${new Date(now).toISOString()}#~` },
+      Limit: PER_SHARD,
+    }),
+  );
+  return (out.Items ?? []) as ScheduleItem[];
+}
+
+/**
+ * The sweeper's part: every schedule due at `now` becomes AGENDADA (conditional on the version
+ * read, so an edit or another sweep wins) and gets a job; its index entry moves to the instant it
+ * is handed again if no outcome arrives. Answers the jobs enqueued (tests pass a `now`).
+ */
+export async function sweepSchedules(now = Date.now()): Promise<ScheduleJob[]> {
+  const jobs: ScheduleJob[] = [];
+  for (let shard = 0; shard < DUE_SHARDS; shard++) {
+    for (const s of await dueIn(shard, now)) {
+      if (s.entity !== 'schedule') continue;
+      const at = new Date(now).toISOString();
+      const gaveUp = s.handoffs >= MAX_HANDOFFS;
+      const set: Record<string, unknown> = gaveUp
+        ? { status: 'ERRO', reason: 'O envio não foi concluído; edite o agendamento para tentar de novo', updatedAt: at }
+        : { status: 'AGENDADA', handoffs: s.handoffs + 1, ...dueKeys(s.companyId, s.id, new Date(now + HANDOFF_RETRY_MS).toISOString()), updatedAt: at };
+      try {
+        const saved = await updateItem<ScheduleItem>(scheduleKey(s.companyId, s.id), set, {
+          condition: 'attribute_exists(PK) AND updatedAt = :u',
+          values: { ':u': s.updatedAt },
+          remove: gaveUp ? ['GSI4PK', 'GSI4SK'] : [],
+        });
+        await announce(saved, 'update');
+        if (!gaveUp) jobs.push({ v: 1, companyId: s.companyId, scheduleId: s.id });
+      } catch (err) {
+        // Edited, deleted or taken by another sweep since the index was read: theirs wins.
+        if (!isConditionFailure(err)) throw err;
+      }
+    }
+  }
+  const url = process.env[SCHEDULES_QUEUE.envVar];
+  if (jobs.length && !url) throw new Error(`Missing environment variable ${SCHEDULES_QUEUE.envVar}`);
+  for (let i = 0; i < jobs.length; i += 10) {
+    const batch = jobs.slice(i, i + 10);
+    const out = await sqsClient().send(
+      new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((j, n) => ({ Id: String(n), MessageBody: toQueueBody(j) })) }),
+    );
+    // Not enqueued: the index entry brings it back after HANDOFF_RETRY_MS.
+    if (out.Failed?.length) log.warn({ failed: out.Failed.length }, 'schedule jobs not enqueued');
+  }
+  return jobs;
+}
+
+export type ScheduleOutcome = 'sent' | 'failed' | 'skipped';
+
+/** Ends a schedule (conditional on the version read); false when something else changed it first. */
+async function finish(s: ScheduleItem, set: Partial<ScheduleItem>): Promise<ScheduleItem | undefined> {
+  try {
+    const saved = await updateItem<ScheduleItem>(scheduleKey(s.companyId, s.id), { ...set, updatedAt: new Date().toISOString() }, {
+      condition: 'attribute_exists(PK) AND updatedAt = :u',
+      values: { ':u': s.updatedAt },
+      remove: ['GSI4PK', 'GSI4SK'],
+    });
+    await announce(saved, 'update');
+    return saved;
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
+const fail = async (s: ScheduleItem, reason: string): Promise<ScheduleOutcome> => ((await finish(s, { status: 'ERRO', reason })) ? 'failed' : 'skipped');
+
+/** The schedule's connection, or the company's default when it has none (or it was deleted). */
+async function connectionFor(s: ScheduleItem): Promise<ConnectionItem | undefined> {
+  if (s.whatsappId) {
+    const own = await getItem<ConnectionItem>(connectionKey(s.companyId, s.whatsappId));
+    if (own) return own;
+  }
+  const all = await listConnectionItems(s.companyId);
+  return all.find((c) => c.isDefault) ?? all[0];
+}
+
+/**
+ * Runs one job: checks the connection and the number, claims the send (only one job can), sends
+ * through the outbound path in the contact's ticket and ends the schedule ENVIADA, or ERRO with
+ * the reason. A redelivered job finds the schedule claimed or ended and does nothing.
+ */
+export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome> {
+  const s = await getItem<ScheduleItem>(scheduleKey(job.companyId, job.scheduleId), true);
+  if (!s || s.entity !== 'schedule' || s.status !== 'AGENDADA') return 'skipped';
+  if (s.sendingAt) {
+    // Another job is sending it, or crashed while sending: the message may have gone, so never resend.
+    if (Date.now() - Date.parse(s.sendingAt) < SENDING_STALE_MS) return 'skipped';
+    return fail(s, 'O envio foi interrompido; confira a conversa antes de reagendar');
+  }
+  const contact = await getItem<ContactItem>(contactKey(s.companyId, s.contactId));
+  if (!contact) return fail(s, 'Contato não encontrado');
+  const conn = await connectionFor(s);
+  if (!conn) return fail(s, 'Nenhuma conexão disponível');
+  if (conn.status !== 'CONNECTED') return fail(s, `A conexão ${conn.name} não está conectada`);
+  if (!contact.isGroup) {
+    let exists = false;
+    try {
+      const check = await askSessionHost(s.companyId, conn.id, { op: 'checkNumber', number: contact.number });
+      exists = check.op === 'checkNumber' && check.exists;
+    } catch (err) {
+      return fail(s, err instanceof AppError ? err.message : `A conexão ${conn.name} não respondeu`);
+    }
+    if (!exists) return fail(s, 'O número não está no WhatsApp');
+  }
+  // The claim: only the job that writes it sends.
+  let claimed: ScheduleItem;
+  try {
+    claimed = await updateItem<ScheduleItem>(
+      scheduleKey(s.companyId, s.id),
+      { sendingAt: new Date().toISOString(), whatsappId: s.whatsappId ?? conn.id, updatedAt: new Date().toISOString() },
+      { condition: 'attribute_exists(PK) AND updatedAt = :u AND #st = :a', values: { ':u': s.updatedAt, ':a': 'AGENDADA' }, names: { '#st': 'status' } },
+    );
+  } catch (err) {
+    if (isConditionFailure(err)) return 'skipped';
+    throw err;
+  }
+  try {
+    const { ticket } = await findOrCreateTicket(s.companyId, conn.id, contact);
+    const user = await getItem<UserItem>(keys.user(s.companyId, s.userId));
+    const body = fillVariables(s.body, { name: contact.name, agent: user?.name ?? null, timeZone: await timeZone(s.companyId) });
+    const media = s.mediaKey && s.mediaType ? { key: s.mediaKey, mimetype: s.mediaType, fileName: s.mediaName ?? undefined, size: s.mediaSize ?? 0, mediaType: 'image' as const } : undefined;
+    const message = await sendInTicket(ticket, { body, userId: s.userId, media });
+    return (await finish(claimed, { status: 'ENVIADA', sentAt: new Date().toISOString(), ticketId: ticket.id, messageId: message.id, reason: null })) ? 'sent' : 'skipped';
+  } catch (err) {
+    log.error({ err, companyId: s.companyId, scheduleId: s.id }, 'scheduled message not sent');
+    return fail(claimed, err instanceof AppError ? err.message : 'ERR_SENDING_WAPP_MSG');
+  }
+}
