@@ -17,6 +17,7 @@ const Queues = lazy(() => import('./pages/queues/Queues'));
 const Connections = lazy(() => import('./pages/connections/Connections'));
 const Settings = lazy(() => import('./pages/settings/Settings'));
 const Tickets = lazy(() => import('./pages/tickets/Tickets'));
+const Contacts = lazy(() => import('./pages/contacts/Contacts'));
 const Tags = lazy(() => import('./pages/tags/Tags'));
 const QuickMessages = lazy(() => import('./pages/quick-messages/QuickMessages'));
 
@@ -63,6 +64,7 @@ export default function App() {
                     <Route index element={<Suspense fallback={<Loading />}><Home /></Suspense>} />
                     <Route path="tickets" element={<Suspense fallback={<Loading />}><Tickets /></Suspense>} />
                     <Route path="tickets/:ticketId" element={<Suspense fallback={<Loading />}><Tickets /></Suspense>} />
+                    <Route path="contacts" element={<Suspense fallback={<Loading />}><Contacts /></Suspense>} />
                     <Route path="tags" element={<Suspense fallback={<Loading />}><Tags /></Suspense>} />
                     <Route path="quick-messages" element={<Suspense fallback={<Loading />}><QuickMessages /></Suspense>} />
                     <Route path="users" element={<AdminOnly><Suspense fallback={<Loading />}><Users /></Suspense></AdminOnly>} />
