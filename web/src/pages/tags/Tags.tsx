@@ -155,7 +155,7 @@ export default function Tags() {
                 <TableCell>
                   {tag.type === 'contact' ? (
                     // Spec 001 §3: a contact tag's count opens the contacts carrying it.
-                    <Link to={`/contacts?tag=${tag.id}`} aria-label={t('tags.contactsLink', { count: tag.contactsCount, name: tag.name })}>
+                    <Link className="tg-count" to={`/contacts?tag=${tag.id}`} aria-label={t('tags.contactsLink', { count: tag.contactsCount, name: tag.name })}>
                       {tag.contactsCount}
                     </Link>
                   ) : (
