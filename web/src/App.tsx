@@ -20,6 +20,7 @@ const Tickets = lazy(() => import('./pages/tickets/Tickets'));
 const Contacts = lazy(() => import('./pages/contacts/Contacts'));
 const Tags = lazy(() => import('./pages/tags/Tags'));
 const QuickMessages = lazy(() => import('./pages/quick-messages/QuickMessages'));
+const Schedules = lazy(() => import('./pages/schedules/Schedules'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 
@@ -67,6 +68,7 @@ export default function App() {
                     <Route path="contacts" element={<Suspense fallback={<Loading />}><Contacts /></Suspense>} />
                     <Route path="tags" element={<Suspense fallback={<Loading />}><Tags /></Suspense>} />
                     <Route path="quick-messages" element={<Suspense fallback={<Loading />}><QuickMessages /></Suspense>} />
+                    <Route path="schedules" element={<Suspense fallback={<Loading />}><Schedules /></Suspense>} />
                     <Route path="users" element={<AdminOnly><Suspense fallback={<Loading />}><Users /></Suspense></AdminOnly>} />
                     <Route path="connections" element={<AdminOnly><Suspense fallback={<Loading />}><Connections /></Suspense></AdminOnly>} />
                     <Route path="queues" element={<AdminOnly><Suspense fallback={<Loading />}><Queues /></Suspense></AdminOnly>} />

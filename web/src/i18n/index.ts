@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, MSG, type Language } from '@balcao/shared';
+import { LANGUAGES, MSG, SCHEDULE_INVALID_DATE, SCHEDULE_MEDIA_REFUSED, type Language } from '@balcao/shared';
 import pt from './pt';
 import en from './en';
 import es from './es';
@@ -34,6 +34,9 @@ MESSAGE_KEYS['Campo obrigatório'] = 'validation.fieldRequired';
 MESSAGE_KEYS['Já existe uma conexão com esse nome'] = 'connections.nameTaken';
 MESSAGE_KEYS['Esse token já está em uso'] = 'connections.tokenTaken';
 MESSAGE_KEYS['Número inválido'] = 'connections.invalidNumber';
+// Schedule dialog messages (shared/src/schemas/schedules.ts).
+MESSAGE_KEYS[SCHEDULE_INVALID_DATE] = 'schedules.invalidDate';
+MESSAGE_KEYS[SCHEDULE_MEDIA_REFUSED] = 'schedules.mediaRefused';
 
 export function translateMessage(message: string | undefined): string | undefined {
   if (!message) return message;

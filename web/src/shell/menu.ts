@@ -27,6 +27,7 @@ export const MENU: MenuItem[] = [
   { to: '/tickets', label: 'menu.tickets', icon: 'queue', section: 'main' },
   { to: '/quick-messages', label: 'menu.quickMessages', icon: 'bolt', section: 'main' },
   { to: '/contacts', label: 'menu.contacts', icon: 'account', section: 'main' },
+  { to: '/schedules', label: 'menu.schedules', icon: 'calendar', section: 'main' },
   { to: '/tags', label: 'menu.tags', icon: 'tag', section: 'main' },
   { to: '/connections', label: 'menu.connections', icon: 'connections', section: 'admin', badge: 'connections' },
   { to: '/queues', label: 'menu.queues', icon: 'queue', section: 'admin' },

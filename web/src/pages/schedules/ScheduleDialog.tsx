@@ -1,0 +1,327 @@
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Button, Flex, Loader, SelectField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import {
+  FORM_SUBMIT_DELAY_MS,
+  SCHEDULE_DEFAULT_AHEAD_MS,
+  SCHEDULE_MEDIA_MAX_BYTES,
+  isScheduleMedia,
+  scheduleSchema,
+  type Schedule,
+} from '@balcao/shared';
+import { api } from '../../api/http';
+import { applyFieldErrors, errorText, toastError } from '../../api/errors';
+import { Modal } from '../../ui/Modal';
+import { delay, fieldError, resolver } from '../../ui/form';
+import { Icon } from '../../ui/icons';
+import { formatWhatsappNumber } from '../../ui/phone';
+import { toast } from '../../ui/toast';
+import { StatusChip } from './StatusChip';
+import './schedules.css';
+
+export interface ScheduleContact {
+  id: number;
+  name: string;
+  number: string;
+}
+
+interface Values {
+  body: string;
+  contactId: number | '';
+  sendAt: string;
+  whatsappId: string;
+}
+
+/** The contact search starts at 3 characters, like the new-ticket dialog's (spec 001 §5). */
+const MIN_CONTACT_SEARCH = 3;
+/** The variables filled at send time (server-behaviour §3), shown as typed. */
+const VARIABLES = ['name', 'firstName', 'ms', 'hora', 'protocol', 'agent'].map((v) => `{{${v}}}`).join(', ');
+
+/** `<input type="datetime-local">` speaks local wall time without a zone. */
+export function toLocalInput(date: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}T${p(date.getHours())}:${p(date.getMinutes())}`;
+}
+
+/**
+ * Schedule dialog (spec 001 §3-§5): contact (search), message of at least 5 characters, send time
+ * (default one hour ahead), connection (the company's default when none is chosen) and an
+ * optional png/jpg/jpeg image, uploaded after the schedule is saved (the upload route needs its
+ * id). The title shows the status; once sent, everything is read-only. Exported for the ticket
+ * screen's schedule action, which passes the ticket's contact.
+ */
+export default function ScheduleDialog({
+  schedule,
+  contact: initialContact,
+  onClose,
+  onSaved,
+}: {
+  schedule: Schedule | null;
+  contact?: ScheduleContact | null;
+  onClose: () => void;
+  onSaved?: (s: Schedule) => void;
+}) {
+  const { t } = useTranslation();
+  // After a create whose upload failed, a retry edits that schedule instead of creating another.
+  const [current, setCurrent] = useState<Schedule | null>(schedule);
+  const [contact, setContact] = useState<ScheduleContact | null>(schedule?.contact ?? initialContact ?? null);
+  const [term, setTerm] = useState('');
+  const [options, setOptions] = useState<ScheduleContact[]>([]);
+  const [searching, setSearching] = useState(false);
+  const [connections, setConnections] = useState<{ id: number; name: string }[]>([]);
+  const [file, setFile] = useState<File | null>(null);
+  const [dropMedia, setDropMedia] = useState(false);
+  const [fileError, setFileError] = useState<string | undefined>();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const readOnly = !!current?.sentAt;
+
+  const { register, handleSubmit, setValue, getValues, setError, clearErrors, formState } = useForm<Values>({
+    resolver: resolver<Values>(scheduleSchema),
+    defaultValues: {
+      body: schedule?.body ?? '',
+      contactId: schedule?.contactId ?? initialContact?.id ?? '',
+      sendAt: toLocalInput(schedule ? new Date(schedule.sendAt) : new Date(Date.now() + SCHEDULE_DEFAULT_AHEAD_MS)),
+      whatsappId: schedule?.whatsappId ? String(schedule.whatsappId) : '',
+    },
+  });
+
+  useEffect(() => {
+    let live = true;
+    api
+      .get<{ id: number; name: string }[]>('/whatsapp', { query: { session: 0 } })
+      .then((list) => live && setConnections(list.map((c) => ({ id: c.id, name: c.name }))))
+      .catch(toastError);
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  // Debounced contact search (500 ms, spec 001 §9).
+  const typed = term.trim();
+  useEffect(() => {
+    if (contact || typed.length < MIN_CONTACT_SEARCH) {
+      setOptions([]);
+      return;
+    }
+    let live = true;
+    const timer = setTimeout(() => {
+      setSearching(true);
+      api
+        .get<{ contacts: ScheduleContact[] }>('/contacts', { query: { searchParam: typed } })
+        .then((r) => live && setOptions(r.contacts ?? []))
+        .catch((e) => live && toastError(e))
+        .finally(() => live && setSearching(false));
+    }, 500);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [typed, contact]);
+
+  const choose = (c: ScheduleContact | null) => {
+    setContact(c);
+    setValue('contactId', c ? c.id : '');
+    if (c) clearErrors('contactId');
+  };
+
+  const pick = (f: File | undefined) => {
+    if (!f) return;
+    if (!isScheduleMedia(f.name, f.type)) {
+      setFileError(t('schedules.mediaRefused'));
+      if (fileInput.current) fileInput.current.value = '';
+      return;
+    }
+    if (f.size > SCHEDULE_MEDIA_MAX_BYTES) {
+      setFileError(t('errors.ERR_PAYLOAD_TOO_LARGE'));
+      return;
+    }
+    setFileError(undefined);
+    setFile(new File([f], f.name.replace(/ /g, '_'), { type: f.type }));
+  };
+
+  const removeAttachment = () => {
+    if (file) setFile(null);
+    else setDropMedia(true);
+    setFileError(undefined);
+    if (fileInput.current) fileInput.current.value = '';
+  };
+
+  const onSubmit = handleSubmit(async () => {
+    if (readOnly) return;
+    await delay(FORM_SUBMIT_DELAY_MS);
+    const v = getValues();
+    const body = {
+      body: v.body.trim(),
+      contactId: v.contactId,
+      sendAt: new Date(v.sendAt).toISOString(),
+      whatsappId: v.whatsappId ? Number(v.whatsappId) : null,
+    };
+    let saved: Schedule;
+    try {
+      saved = current ? await api.put<Schedule>(`/schedules/${current.id}`, body) : await api.post<Schedule>('/schedules', body);
+    } catch (e) {
+      if (!applyFieldErrors(e, setError as never, ['body', 'contactId', 'sendAt', 'whatsappId'])) toastError(e);
+      return;
+    }
+    setCurrent(saved);
+    try {
+      if (file) {
+        const form = new FormData();
+        form.append('file', file, file.name);
+        saved = await api.post<Schedule>(`/schedules/${saved.id}/media-upload`, form);
+      } else if (dropMedia && saved.mediaPath) {
+        saved = await api.del<Schedule>(`/schedules/${saved.id}/media-upload`);
+      }
+    } catch (e) {
+      // The schedule is saved; only the image failed: keep the dialog open on it.
+      onSaved?.(saved);
+      setFileError(errorText(e));
+      toastError(e);
+      return;
+    }
+    toast.success(t('schedules.saved'));
+    onSaved?.(saved);
+    onClose();
+  });
+
+  const err = formState.errors;
+  const shownName = file ? file.name : !dropMedia ? (current?.mediaName ?? current?.mediaPath ?? null) : null;
+  const title = current ? t('schedules.dialogEdit', { status: t(`schedules.status.${current.status}`) }) : t('schedules.dialogAdd');
+  return (
+    <Modal open title={title} onClose={onClose} wide>
+      <form onSubmit={onSubmit} noValidate data-testid="schedule-form">
+        <Flex direction="column" gap="0.9rem">
+          {current && (
+            <Flex alignItems="center" gap="0.5rem" wrap="wrap">
+              <StatusChip status={current.status} />
+              {current.sentAt && <Text as="span">{t('schedules.sentAt', { date: new Date(current.sentAt).toLocaleString() })}</Text>}
+              {current.status === 'ERRO' && current.reason && (
+                <Text as="span" className="sch-reason" role="status">
+                  {current.reason}
+                </Text>
+              )}
+            </Flex>
+          )}
+          <input type="hidden" {...register('contactId')} />
+          {contact ? (
+            <Flex alignItems="flex-end" gap="0.5rem">
+              <TextField label={t('schedules.contact')} value={`${contact.name}${contact.number ? ` — ${formatWhatsappNumber(contact.number)}` : ''}`} isReadOnly flex="1" />
+              {!readOnly && (
+                <Button size="small" onClick={() => choose(null)}>
+                  {t('schedules.changeContact')}
+                </Button>
+              )}
+            </Flex>
+          ) : (
+            <div className="sch-contact-search">
+              <TextField
+                label={t('schedules.contact')}
+                placeholder={t('schedules.contactPlaceholder')}
+                value={term}
+                onChange={(e) => setTerm(e.target.value)}
+                autoComplete="off"
+                autoFocus
+                hasError={!!err.contactId}
+                errorMessage={fieldError(err.contactId)}
+                descriptiveText={typed.length > 0 && typed.length < MIN_CONTACT_SEARCH ? t('schedules.minChars', { count: MIN_CONTACT_SEARCH }) : undefined}
+              />
+              {typed.length >= MIN_CONTACT_SEARCH && (
+                <ul className="sch-contact-options" role="listbox" aria-label={t('schedules.contact')}>
+                  {searching && (
+                    <li className="sch-contact-option muted">
+                      <Loader size="small" /> {t('common.loading')}
+                    </li>
+                  )}
+                  {!searching && options.length === 0 && <li className="sch-contact-option muted">{t('schedules.noContacts')}</li>}
+                  {options.map((c) => (
+                    <li key={c.id} role="option" aria-selected="false">
+                      <button type="button" className="sch-contact-option" onClick={() => choose(c)}>
+                        <strong>{c.name}</strong>
+                        <span>{formatWhatsappNumber(c.number)}</span>
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+          <TextAreaField
+            label={t('schedules.body')}
+            rows={5}
+            isReadOnly={readOnly}
+            descriptiveText={t('schedules.variablesHint', { vars: VARIABLES })}
+            {...register('body')}
+            hasError={!!err.body}
+            errorMessage={fieldError(err.body)}
+          />
+          <Flex gap="0.9rem" wrap="wrap">
+            <TextField
+              label={t('schedules.sendAt')}
+              type="datetime-local"
+              isReadOnly={readOnly}
+              flex="1 1 14rem"
+              {...register('sendAt')}
+              hasError={!!err.sendAt}
+              errorMessage={fieldError(err.sendAt)}
+            />
+            <SelectField label={t('schedules.connection')} isDisabled={readOnly} flex="1 1 14rem" {...register('whatsappId')} hasError={!!err.whatsappId} errorMessage={fieldError(err.whatsappId)}>
+              <option value="">{t('schedules.defaultConnection')}</option>
+              {connections.map((c) => (
+                <option key={c.id} value={String(c.id)}>
+                  {c.name}
+                </option>
+              ))}
+            </SelectField>
+          </Flex>
+          <div className="sch-attachment">
+            <Text as="span" fontWeight={600}>
+              {t('schedules.attachment')}
+            </Text>
+            {shownName ? (
+              <span className="sch-file" data-testid="schedule-file">
+                <Icon name="attach" size={18} />
+                <span className="sch-file-name">{shownName}</span>
+                {!readOnly && (
+                  <button type="button" className="icon-btn danger" aria-label={t('schedules.removeAttachment', { name: shownName })} onClick={removeAttachment}>
+                    <Icon name="delete" size={18} />
+                  </button>
+                )}
+              </span>
+            ) : (
+              <Text as="span" color="var(--muted)">
+                {t('schedules.noAttachment')}
+              </Text>
+            )}
+            {!readOnly && (
+              <Button size="small" onClick={() => fileInput.current?.click()}>
+                {shownName ? t('schedules.replaceAttachment') : t('schedules.attach')}
+              </Button>
+            )}
+            <input
+              ref={fileInput}
+              type="file"
+              hidden
+              accept=".png,.jpg,.jpeg,image/png,image/jpeg"
+              data-testid="schedule-file-input"
+              onChange={(e) => pick(e.target.files?.[0])}
+            />
+            {fileError && (
+              <Text as="span" className="sch-file-error" role="alert">
+                {fileError}
+              </Text>
+            )}
+          </div>
+          <Flex justifyContent="flex-end" gap="0.5rem">
+            <Button onClick={onClose}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
+            {!readOnly && (
+              <Button type="submit" variation="primary" isLoading={formState.isSubmitting}>
+                {t('common.save')}
+              </Button>
+            )}
+          </Flex>
+        </Flex>
+      </form>
+    </Modal>
+  );
+}
