@@ -281,7 +281,7 @@ export default function Contacts() {
               </TableCell>
               <TableCell as="th" className="hide-narrow">{t('contacts.id')}</TableCell>
               <TableCell as="th">{t('contacts.name')}</TableCell>
-              <TableCell as="th">{t('contacts.whatsapp')}</TableCell>
+              <TableCell as="th" className="hide-narrow">{t('contacts.whatsapp')}</TableCell>
               <TableCell as="th" className="hide-narrow">{t('contacts.email')}</TableCell>
               <TableCell as="th" className="hide-narrow">{t('contacts.createdAt')}</TableCell>
               <TableCell as="th" className="actions-col">{t('common.actions')}</TableCell>
@@ -296,6 +296,8 @@ export default function Contacts() {
                 <TableCell className="hide-narrow">{c.id}</TableCell>
                 <TableCell className="contact-name-cell">
                   <span className="contact-name" data-testid="contact-name">{c.name}</span>
+                  {/* Narrow screens: the number under the name (its column is hidden). */}
+                  <span className="show-narrow contact-number-narrow">{c.isGroup ? c.number : <a href={`tel:+${c.number}`} className="text-link">{formatWhatsappNumber(c.number)}</a>}</span>
                   {c.tags?.length > 0 && (
                     <span className="contact-tags">
                       {c.tags.map((tag) => (
@@ -306,7 +308,7 @@ export default function Contacts() {
                     </span>
                   )}
                 </TableCell>
-                <TableCell className="nowrap">
+                <TableCell className="nowrap hide-narrow">
                   {c.isGroup ? (
                     c.number
                   ) : (
