@@ -47,7 +47,7 @@ describe('long conversation', () => {
     await page.goto(`${web()}/tickets/${c.ticketId}`);
     const list = page.getByTestId('message-list');
     // The newest message is in view at the bottom.
-    await page.locator('.msg-text', { hasText: new RegExp(`^mensagem ${TOTAL}$`) }).waitFor({ timeout: 20_000 });
+    await page.locator('.msg-text', { hasText: new RegExp(`^mensagem ${TOTAL}$`) }).waitFor({ timeout: 40_000 });
     await expect
       .poll(() =>
         list.evaluate((el, text) => {
@@ -56,6 +56,8 @@ describe('long conversation', () => {
           const r = last?.closest('.msg-bubble')?.getBoundingClientRect();
           return !!r && r.top >= box.top && r.bottom <= box.bottom;
         }, `mensagem ${TOTAL}`),
+        // The first rows are measured after they render (estimates first): give a loaded machine time to settle.
+        { timeout: 10_000 },
       )
       .toBe(true);
 

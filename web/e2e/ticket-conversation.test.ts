@@ -120,6 +120,15 @@ describe('ticket conversation pane', () => {
     await reply.locator('.ack-read').waitFor({ timeout: 20_000 });
     await screenshot(page, 'conversation-open-light-wide');
 
+    // Message search (server-side, accents folded, from 2 characters).
+    await page.getByRole('button', { name: 'Buscar mensagens' }).click();
+    const search = page.getByTestId('search-drawer');
+    await search.getByRole('textbox').fill('verifico');
+    await search.locator('.qr-item', { hasText: 'Já verifico' }).waitFor({ timeout: 10_000 });
+    await search.getByRole('textbox').fill('nada-disso');
+    await search.getByText('Nenhuma mensagem encontrada.').waitFor({ timeout: 10_000 });
+    await search.getByRole('button', { name: /fechar/i }).first().click();
+
     // Edit the own message (within 15 minutes).
     await messageMenu(page, 'Já verifico', 'Editar');
     await page.getByTestId('composer-edit').waitFor();

@@ -393,9 +393,8 @@ const en: Catalogue = {
     noNotes: 'No notes.',
     closeDrawer: 'Close panel',
     searchHint: 'Type at least 2 characters.',
-    searchScope: 'Searches the messages already loaded in this conversation.',
     searchNone: 'No messages found.',
-    searchLoadMore: 'Load older messages',
+    searchLoadMore: 'More results',
   },
   messages: {
     empty: 'No messages found',

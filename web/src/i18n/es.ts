@@ -393,9 +393,8 @@ const es: Catalogue = {
     noNotes: 'Ninguna observación.',
     closeDrawer: 'Cerrar panel',
     searchHint: 'Escriba al menos 2 caracteres.',
-    searchScope: 'Busca en los mensajes ya cargados de esta conversación.',
     searchNone: 'Ningún mensaje encontrado.',
-    searchLoadMore: 'Cargar mensajes anteriores',
+    searchLoadMore: 'Más resultados',
   },
   messages: {
     empty: 'Ningún mensaje encontrado',

@@ -394,9 +394,8 @@ const pt = {
     noNotes: 'Nenhuma observação.',
     closeDrawer: 'Fechar painel',
     searchHint: 'Digite ao menos 2 caracteres.',
-    searchScope: 'Busca nas mensagens já carregadas nesta conversa.',
     searchNone: 'Nenhuma mensagem encontrada.',
-    searchLoadMore: 'Carregar mensagens mais antigas',
+    searchLoadMore: 'Mais resultados',
   },
   messages: {
     empty: 'Nenhuma mensagem encontrada',

@@ -112,6 +112,13 @@ export function MessageList({
     const drop = lastTop.current - el.scrollTop;
     if (drop > 2 && performance.now() - userInput.current < 600) pinned.current = false;
     if (distance < 4) pinned.current = true;
+    else if (pinned.current && performance.now() - userInput.current > 600) {
+      // Pinned and the reader did not move: something else (a late measurement correction) left
+      // the view short of the bottom. Take it back down.
+      el.scrollTop = el.scrollHeight;
+      lastTop.current = el.scrollTop;
+      return;
+    }
     lastTop.current = el.scrollTop;
     if (el.scrollTop < LOAD_OLDER_PX && hasMore && !loading && rows.length) {
       // Remember the first visible row so the view stays put when older pages land above it.

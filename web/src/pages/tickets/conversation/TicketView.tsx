@@ -74,6 +74,14 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
   const [forwarding, setForwarding] = useState<ApiMessage | null>(null);
   const [image, setImage] = useState<string | null>(null);
   const listHandle = useRef<MessageListHandle | null>(null);
+  // A search result older than the loaded pages: load older pages until it is there, then show it.
+  const [seek, setSeek] = useState<string | null>(null);
+  useEffect(() => {
+    if (!seek) return;
+    if (listHandle.current?.goTo(seek)) setSeek(null);
+    else if (!conv.hasMore) setSeek(null);
+    else if (!conv.loading) conv.loadOlder();
+  }, [seek, conv.messages, conv.hasMore, conv.loading, conv.loadOlder]);
   const composer = useRef<ComposerHandle | null>(null);
   const marking = useRef(false);
 
@@ -231,7 +239,7 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
         <QuickRepliesDrawer list={quickReplies} disabled={!isOpen} onClose={() => setDrawer(null)} onPick={(q) => composer.current?.applyQuickReply(q)} />
       )}
       {drawer === 'search' && (
-        <SearchDrawer messages={conv.messages} hasMore={conv.hasMore} loadOlder={conv.loadOlder} onClose={() => setDrawer(null)} onPick={(id) => listHandle.current?.goTo(id)} />
+        <SearchDrawer ticketId={ticket.id} onClose={() => setDrawer(null)} onPick={setSeek} />
       )}
       <TransferDialog
         ticket={ticket}
