@@ -31,12 +31,14 @@ afterAll(async () => {
 
 async function signedIn(who: { email: string; password: string }, opts: Parameters<typeof newContext>[1] = {}): Promise<Page> {
   const ctx = await newContext(browser, opts);
+  // The shared test machine can be far beyond its two cores: actions get more room than 30 s.
+  ctx.setDefaultTimeout(50_000);
   const page = await ctx.newPage();
   await signInUi(page, web(), who.email, who.password);
   return page;
 }
 
-describe('tags page', () => {
+describe('tags page', { timeout: 150_000 }, () => {
   it('creates (with the form messages), edits and deletes a tag', async () => {
     const page = await signedIn(t.admin);
     await page.goto(`${web()}/tags`);
@@ -154,7 +156,7 @@ describe('tags page', () => {
   });
 });
 
-describe('quick replies page', () => {
+describe('quick replies page', { timeout: 150_000 }, () => {
   it('creates a reply with an emoji and an attachment, removes the attachment, searches and deletes', async () => {
     const page = await signedIn(t.admin);
     await page.goto(`${web()}/quick-messages`);
@@ -216,6 +218,34 @@ describe('quick replies page', () => {
     await page.getByText('Resposta rápida excluída com sucesso.').waitFor();
     await expect.poll(() => page.locator('tr', { hasText: code }).count()).toBe(0);
     expect((await otherAdmin.api.get(`/quick-messages/${saved.id}`)).status).toBe(404);
+    await page.context().close();
+  });
+
+  it('keeps the reply when its file is refused, and a retry attaches to the same reply', async () => {
+    const page = await signedIn(t.admin);
+    await page.goto(`${web()}/quick-messages`);
+    await page.getByRole('button', { name: 'Adicionar resposta' }).click();
+    const dialog = page.getByRole('dialog');
+    const code = uniq('recusado');
+    await dialog.getByLabel('Atalho').fill(code);
+    await dialog.getByLabel('Mensagem').fill('Com arquivo');
+    // Declared a PNG, but the bytes are text: the server checks the content.
+    await dialog.getByTestId('qm-file-input').setInputFiles({ name: 'falso.png', mimeType: 'image/png', buffer: Buffer.from('isto não é uma imagem') });
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await dialog.getByRole('alert').getByText('O conteúdo do arquivo não corresponde ao tipo informado').waitFor();
+    // The text was saved: the row is there, without attachment, and the dialog stays open.
+    const row = page.locator('tr', { hasText: code });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Sem anexo');
+    expect(await dialog.isVisible()).toBe(true);
+
+    await dialog.getByTestId('qm-file-input').setInputFiles({ name: 'certo.png', mimeType: 'image/png', buffer: PNG });
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Resposta rápida salva com sucesso.').waitFor();
+    await expect.poll(() => row.textContent()).toContain('certo.png');
+    const found = (await otherAdmin.api.get(`/quick-messages?searchParam=${code}`)).body.records as { mediaName: string }[];
+    expect(found).toHaveLength(1);
+    expect(found[0].mediaName).toBe('certo.png');
     await page.context().close();
   });
 
