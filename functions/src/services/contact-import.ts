@@ -2,20 +2,23 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError, IMPORT_MAX_ROWS, companyEvent, contactImportRowSchema, contactImportSchema, parseOrThrow, type ContactImportRow } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
+import { log } from '../core/log.js';
 import { batchGet, transact, tx, updateItem, type TransactItem } from '../core/db.js';
 import { keys } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import { askSessionHost } from '../core/rpc.js';
 import type { Identity } from '../core/identity.js';
-import { indexContact } from './search-index.js';
+import { contactIndexItems, indexContact } from './search-index.js';
 import { listConnectionItems } from './connections.js';
 import { contactKey, contactsIndexKeys, numberMarker, toApiContacts, type ContactItem } from './contacts.js';
 
 /**
  * Contact imports (spec 001 §5, §7): a CSV's rows (`POST /contacts/importList`) or the phone's
  * address book (`POST /contacts/import`). Rows are checked one by one; numbers are looked up 100 at
- * a time (their markers) and new contacts are written 20 to a transaction with their number
- * markers, so an import never duplicates a number, even against messages arriving meanwhile.
+ * a time (their markers); new contacts get their search tokens in shared BatchWrites, then are
+ * written 25 to a transaction with their number markers (several transactions at once), so an
+ * import never duplicates a number, even against another import or messages arriving meanwhile.
+ * The console sends a big file in consecutive calls of IMPORT_MAX_ROWS rows.
  */
 export interface ImportResult {
   created: number;
@@ -25,12 +28,19 @@ export interface ImportResult {
   contacts: { row: number; contactId: number; number: string; status: 'created' | 'updated' | 'unchanged' }[];
 }
 
-const CHUNK = 100;
-const ROWS_PER_TRANSACTION = 20;
-/** Imports must not starve the rest of the company's traffic on the table: one chunk at a time. */
-const PARALLEL_CHUNKS = 1;
-/** Contacts indexed at once (each is a few dozen search-token writes). */
-const INDEX_WIDTH = 4;
+/** Markers read per BatchGet (DynamoDB's limit). */
+const LOOKUP = 100;
+/**
+ * Items per transaction (DynamoDB's limit): a new contact is its marker, itself and its search
+ * tokens (about 15 for a 13-digit number and two name words).
+ */
+const TRANSACTION_ITEMS = 100;
+/**
+ * Calls in flight for one import (transactions, index BatchWrites, updates). Bounded so that one
+ * import leaves room for the company's live traffic; transactions of one call never share an item
+ * (distinct numbers and ids, and the usage counter is added once per call), so they cannot conflict.
+ */
+const WIDTH = 4;
 /** More created contacts than this are announced with one `reload` event instead of one each. */
 const EVENTS_ONE_BY_ONE = 100;
 
@@ -84,17 +94,40 @@ function newContact(companyId: number, id: number, row: ContactImportRow, now: s
   };
 }
 
+/** A new contact's writes: its number marker first (a taken number cancels the rest), the contact, its tokens. */
 const createItems = (companyId: number, c: ContactItem): TransactItem[] => [
   tx.putUnique({ ...numberMarker(companyId, c.number), entity: 'num', contactId: c.id }),
   tx.put(c, 'attribute_not_exists(PK)'),
+  ...contactIndexItems(companyId, c).map((item) => tx.put(item)),
 ];
-const countBy = (companyId: number, n: number) => tx.update(keys.usage(companyId), 'ADD #n :by', { ':by': n }, undefined, { '#n': 'contacts' });
 
 async function inParallel<T>(list: T[], width: number, fn: (x: T) => Promise<void>) {
   let next = 0;
   await Promise.all(Array.from({ length: Math.min(width, list.length) }, async () => {
     while (next < list.length) await fn(list[next++]);
   }));
+}
+
+const cancelReasons = (err: unknown) => ((err as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? []).map((r) => r.Code);
+
+/**
+ * One new contact alone, after its group's transaction was cancelled: `false` when its number
+ * exists (another import or a message created it meanwhile). A transaction still in flight on the
+ * same marker (TransactionConflict) is waited out and retried.
+ */
+async function createOne(writes: TransactItem[]): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await transact(writes);
+      return true;
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+      const codes = cancelReasons(err);
+      if (codes[0] === 'ConditionalCheckFailed') return false;
+      if (!codes.includes('TransactionConflict') || attempt >= 6) throw err;
+      await new Promise((r) => setTimeout(r, 50 * 2 ** attempt * (0.5 + Math.random())));
+    }
+  }
 }
 
 /** Imports parsed rows: new numbers are created, known ones get the row's name and e-mail. */
@@ -128,79 +161,111 @@ async function importRows(companyId: number, raw: unknown[], whatsappId: number 
     seen.add(parsed.data.number);
     valid.push({ row, data: parsed.data });
   });
-
-  const chunks: (typeof valid)[] = [];
-  for (let i = 0; i < valid.length; i += CHUNK) chunks.push(valid.slice(i, i + CHUNK));
   const now = new Date().toISOString();
+  const phases: Record<string, number> = {};
+  let mark = Date.now();
+  const lap = (phase: string) => {
+    phases[phase] = Date.now() - mark;
+    mark = Date.now();
+  };
+  const markerPk = (r: { data: ContactImportRow }) => numberMarker(companyId, r.data.number).PK;
 
-  await inParallel(chunks, PARALLEL_CHUNKS, async (chunk) => {
-    const markers = await batchGet<{ PK: string; contactId: number }>(chunk.map((r) => numberMarker(companyId, r.data.number)));
-    const known = new Map(markers.map((m) => [m.PK, m.contactId]));
-    const existing = chunk.filter((r) => known.has(numberMarker(companyId, r.data.number).PK));
-    const fresh = chunk.filter((r) => !known.has(numberMarker(companyId, r.data.number).PK));
+  // Which numbers exist: their markers, 100 to a BatchGet.
+  const lookups: (typeof valid)[] = [];
+  for (let i = 0; i < valid.length; i += LOOKUP) lookups.push(valid.slice(i, i + LOOKUP));
+  const known = new Map<string, number>();
+  await inParallel(lookups, WIDTH, async (part) => {
+    const markers = await batchGet<{ PK: string; contactId: number }>(part.map((r) => numberMarker(companyId, r.data.number)));
+    for (const m of markers) known.set(m.PK, m.contactId);
+  });
+  lap('lookupMs');
+  const existing = valid.filter((r) => known.has(markerPk(r)));
+  const fresh = valid.filter((r) => !known.has(markerPk(r)));
 
-    // Known numbers: the row's name and e-mail are applied when given and different.
-    if (existing.length) {
-      const contacts = await batchGet<ContactItem>(existing.map((r) => contactKey(companyId, known.get(numberMarker(companyId, r.data.number).PK)!)));
-      const byId = new Map(contacts.map((c) => [c.id, c]));
-      for (const r of existing) {
-        const c = byId.get(known.get(numberMarker(companyId, r.data.number).PK)!);
-        if (!c) {
-          result.refused.push({ row: r.row, number: r.data.number, reason: 'ERR_DUPLICATED_CONTACT' });
-          continue;
-        }
-        const name = r.data.name && r.data.name !== c.name ? r.data.name : undefined;
-        const email = r.data.email && r.data.email !== c.email ? r.data.email : undefined;
-        if (!name && !email) {
-          result.unchanged++;
-          result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'unchanged' });
-          continue;
-        }
-        if (name) await indexContact(companyId, c, { id: c.id, name, number: c.number });
-        await updateItem(contactKey(companyId, c.id), { name, email, ...(name ? contactsIndexKeys(companyId, name, c.id) : {}), updatedAt: now });
-        result.updated++;
-        result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'updated' });
+  // Known numbers: the row's name and e-mail are applied when given and different.
+  if (existing.length) {
+    const contacts = await batchGet<ContactItem>(existing.map((r) => contactKey(companyId, known.get(markerPk(r))!)));
+    const byId = new Map(contacts.map((c) => [c.id, c]));
+    await inParallel(existing, WIDTH, async (r) => {
+      const c = byId.get(known.get(markerPk(r))!);
+      if (!c) {
+        // A marker whose contact is being deleted right now: the number is taken, not importable.
+        result.refused.push({ row: r.row, number: r.data.number, reason: 'ERR_DUPLICATED_CONTACT' });
+        return;
       }
-    }
-    if (!fresh.length) return;
+      const name = r.data.name && r.data.name !== c.name ? r.data.name : undefined;
+      const email = r.data.email && r.data.email !== c.email ? r.data.email : undefined;
+      if (!name && !email) {
+        result.unchanged++;
+        result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'unchanged' });
+        return;
+      }
+      if (name) await indexContact(companyId, c, { id: c.id, name, number: c.number });
+      await updateItem(contactKey(companyId, c.id), { name, email, ...(name ? contactsIndexKeys(companyId, name, c.id) : {}), updatedAt: now });
+      result.updated++;
+      result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'updated' });
+    });
+    lap('updateMs');
+  }
 
-    // New numbers: ids reserved at once, then transactions of 20 contacts with their markers.
+  if (fresh.length) {
+    // New numbers: ids reserved at once; each contact goes with its number marker and its search
+    // tokens, packed into transactions of up to 100 items (about 6 contacts), several at once: a
+    // contact is never stored unsearchable, and a number taken meanwhile writes nothing at all.
     const first = await reserveIds(companyId, fresh.length);
-    const items = fresh.map((r, i) => ({ r, c: newContact(companyId, first + i, r.data, now, whatsappId) }));
-    await inParallel(items, INDEX_WIDTH, async ({ c }) => indexContact(companyId, undefined, c));
-    for (let i = 0; i < items.length; i += ROWS_PER_TRANSACTION) {
-      const group = items.slice(i, i + ROWS_PER_TRANSACTION);
-      try {
-        await transact([...group.flatMap(({ c }) => createItems(companyId, c)), countBy(companyId, group.length)]);
-        for (const { r, c } of group) {
-          result.created++;
-          result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'created' });
-          createdItems.push(c);
-        }
-      } catch (err) {
-        if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
-        // A number of the group appeared meanwhile (a message, another import): one by one.
-        for (const { r, c } of group) {
-          try {
-            await transact([...createItems(companyId, c), countBy(companyId, 1)], (k) => (k === 0 ? new AppError(409, 'ERR_DUPLICATED_CONTACT') : undefined));
-            result.created++;
-            result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'created' });
-            createdItems.push(c);
-          } catch (one) {
-            if (one instanceof AppError && one.code === 'ERR_DUPLICATED_CONTACT') {
-              result.unchanged++;
-              const m = (await batchGet<{ contactId: number }>([numberMarker(companyId, c.number)]))[0];
-              result.contacts.push({ row: r.row, contactId: m?.contactId ?? 0, number: c.number, status: 'unchanged' });
-            } else throw one;
+    const items = fresh.map((r, i) => {
+      const c = newContact(companyId, first + i, r.data, now, whatsappId);
+      return { r, c, writes: createItems(companyId, c) };
+    });
+    const groups: (typeof items)[] = [];
+    let size = TRANSACTION_ITEMS;
+    for (const item of items) {
+      if (size + item.writes.length > TRANSACTION_ITEMS) {
+        groups.push([]);
+        size = 0;
+      }
+      groups[groups.length - 1].push(item);
+      size += item.writes.length;
+    }
+    const created = (r: { row: number }, c: ContactItem) => {
+      result.created++;
+      result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'created' });
+      createdItems.push(c);
+    };
+    try {
+      await inParallel(groups, WIDTH, async (group) => {
+        try {
+          await transact(group.flatMap((g) => g.writes));
+          for (const { r, c } of group) created(r, c);
+        } catch (err) {
+          if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+          // A number of the group appeared meanwhile (a message, another import): one by one.
+          for (const { r, c, writes } of group) {
+            if (await createOne(writes)) {
+              created(r, c);
+              continue;
+            }
+            result.unchanged++;
+            const m = (await batchGet<{ contactId: number }>([numberMarker(companyId, c.number)]))[0];
+            result.contacts.push({ row: r.row, contactId: m?.contactId ?? 0, number: c.number, status: 'unchanged' });
           }
         }
-      }
+      });
+    } finally {
+      // The company's contact total, once for the call (in every transaction it would make them
+      // conflict); also when a later group failed, for those stored before it.
+      if (result.created) await transact([countBy(companyId, result.created)]);
     }
-  });
+    lap('createMs');
+  }
+  // How long each phase took (the call must stay well inside the gateway's 30 s).
+  log.info({ companyId, rows: raw.length, created: result.created, updated: result.updated, ...phases }, 'contact import');
   result.contacts.sort((a, b) => a.row - b.row);
   result.refused.sort((a, b) => a.row - b.row);
   return { result, createdItems };
 }
+
+const countBy = (companyId: number, n: number) => tx.update(keys.usage(companyId), 'ADD #n :by', { ':by': n }, undefined, { '#n': 'contacts' });
 
 async function announce(companyId: number, created: ContactItem[], changed: boolean) {
   if (created.length && created.length <= EVENTS_ONE_BY_ONE) {

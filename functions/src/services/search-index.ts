@@ -1,7 +1,7 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { batchGet, queryAll, tx, type Key, type TransactItem } from '../core/db.js';
+import { batchGet, queryAll, transact, tx, type Key, type TransactItem } from '../core/db.js';
 import { pad } from '../core/keys.js';
 
 /**
@@ -54,8 +54,7 @@ const searchPartition = (companyId: number, kind: ContactKind) => `C#${companyId
 export const contactTicketsPk = (companyId: number, contactId: number) => `C#${companyId}#CTK#${pad(contactId)}`;
 
 /** The item tying a ticket to its contact; written in the ticket's creation transaction. */
-export const contactTicketPut = (companyId: number, contactId: number, ticketId: number): TransactItem =>
-  tx.put({ PK: contactTicketsPk(companyId, contactId), SK: pad(ticketId), entity: 'contactTicket', ticketId });
+export const contactTicketPut = (companyId: number, contactId: number, ticketId: number): TransactItem => tx.put(contactTicketItem(companyId, contactId, ticketId));
 
 /** Tokens of a contact: the words of its name and the digit suffixes of its number. */
 export function contactTokens(contact: { name: string; number: string }): { kind: ContactKind; token: string }[] {
@@ -94,6 +93,53 @@ async function batchWrite(requests: WriteRequest[]) {
   }
 }
 
+const contactTokenItem = (companyId: number, id: number, t: { kind: ContactKind; token: string }) => ({
+  PK: contactTokensPk(companyId, id),
+  SK: `${t.kind}#${t.token}`,
+  GSI1PK: searchPartition(companyId, t.kind),
+  GSI1SK: `${t.token}#${pad(id)}`,
+  entity: 'searchToken',
+  contactId: id,
+});
+const contactTokenPut = (companyId: number, id: number, t: { kind: ContactKind; token: string }): WriteRequest => ({ PutRequest: { Item: contactTokenItem(companyId, id, t) } });
+
+/** The index items of a contact that has none yet (an import writes them in its transaction). */
+export const contactIndexItems = (companyId: number, c: { id: number; name: string; number: string }) =>
+  contactTokens(c).map((t) => contactTokenItem(companyId, c.id, t));
+
+/** The index items of a message's words. */
+export function messageIndexItems(companyId: number, ticketId: number, body: string, mediaType?: string | null): Record<string, unknown>[] {
+  // A contact card's body is a vCard: its field names are not words anyone searches for.
+  if (mediaType === 'contactMessage') return [];
+  return messageTokens(body).map((w) => ({ PK: tokenPk(companyId, w), SK: pad(ticketId), entity: 'searchToken', ticketId }));
+}
+
+/** The contact → ticket item (new tickets write it in their creation transaction). */
+export const contactTicketItem = (companyId: number, contactId: number, ticketId: number) => ({ PK: contactTicketsPk(companyId, contactId), SK: pad(ticketId), entity: 'contactTicket', ticketId });
+
+/**
+ * Writes many index items at once (a backfill): unconditional Puts, 100 to a transaction, `width`
+ * transactions in flight. Not BatchWrite: DynamoDB Local commits a batch item by item but a
+ * transaction at once, 3-4 times faster on the local stack; on DynamoDB a transaction costs twice
+ * the write units, which a one-off migration can afford. A transaction meeting a live write of the
+ * same item (TransactionConflict) is retried; Puts of the same key are merged first.
+ */
+export async function writeIndexItems(items: Record<string, unknown>[], width = 4) {
+  const unique = [...new Map(items.map((i) => [`${String(i.PK)}|${String(i.SK)}`, i])).values()];
+  const chunks: Record<string, unknown>[][] = [];
+  for (let i = 0; i < unique.length; i += 100) chunks.push(unique.slice(i, i + 100));
+  await pool(chunks, width, async (chunk) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await transact(chunk.map((item) => tx.put(item)));
+      } catch (err) {
+        if ((err as { name?: string }).name !== 'TransactionCanceledException' || attempt >= 8) throw err;
+        await new Promise((r) => setTimeout(r, 25 * 2 ** attempt * (0.5 + Math.random())));
+      }
+    }
+  });
+}
+
 /**
  * Keeps a contact's tokens in step with its name and number. A new contact (`before` undefined)
  * is indexed before it is first written (a crash in between leaves only tokens of an id that
@@ -107,13 +153,7 @@ export async function indexContact(companyId: number, before: { name: string; nu
   const want = new Set(next.map((t) => `${t.kind}#${t.token}`));
   const have = new Set(stored);
   await batchWrite([
-    ...next
-      .filter((t) => !have.has(`${t.kind}#${t.token}`))
-      .map((t): WriteRequest => ({
-        PutRequest: {
-          Item: { PK: pk, SK: `${t.kind}#${t.token}`, GSI1PK: searchPartition(companyId, t.kind), GSI1SK: `${t.token}#${pad(after.id)}`, entity: 'searchToken', contactId: after.id },
-        },
-      })),
+    ...next.filter((t) => !have.has(`${t.kind}#${t.token}`)).map((t) => contactTokenPut(companyId, after.id, t)),
     ...stored.filter((sk) => !want.has(sk)).map((sk): WriteRequest => ({ DeleteRequest: { Key: { PK: pk, SK: sk } } })),
   ]);
 }
@@ -157,11 +197,8 @@ export async function contactIdsByToken(companyId: number, kind: ContactKind, to
  * and ticket, however often it is written).
  */
 export async function indexMessageText(companyId: number, ticketId: number, body: string, mediaType?: string | null) {
-  // A contact card's body is a vCard: its field names are not words anyone searches for.
-  if (mediaType === 'contactMessage') return;
-  const words = messageTokens(body);
-  if (!words.length) return;
-  await batchWrite(words.map((w) => ({ PutRequest: { Item: { PK: tokenPk(companyId, w), SK: pad(ticketId), entity: 'searchToken', ticketId } } })));
+  const items = messageIndexItems(companyId, ticketId, body, mediaType);
+  if (items.length) await batchWrite(items.map((Item) => ({ PutRequest: { Item } })));
 }
 
 // ------------------------------------------------------------------------------------ query
