@@ -25,6 +25,8 @@ const CULTURES: Record<string, string> = { pt: 'pt-BR', en: 'en-US', es: 'es' };
 /** Spec 001 §9: month and agenda views, height 500. */
 const VIEWS: View[] = ['month', 'agenda'];
 const CALENDAR_HEIGHT = 500;
+/** Agenda dates as Brazilians write them, short enough for a phone's width. */
+const FORMATS = { agendaDateFormat: 'EEE dd/MM' };
 /** Pages read for the calendar: a company's schedules are bounded by its plan. */
 const MAX_PAGES = 50;
 
@@ -223,6 +225,7 @@ export default function Schedules() {
           endAccessor="end"
           style={{ height: CALENDAR_HEIGHT }}
           messages={messages}
+          formats={FORMATS}
           popup
           onSelectEvent={(ev) => setEditing({ schedule: ev.schedule })}
           eventPropGetter={(ev) => ({ className: `sch-ev-${ev.schedule.status.toLowerCase()}` })}

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { applyStackEnv, endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
+import { PNG } from '../../functions/test/integration/messages-helpers.js';
+import { connected, sandbox, until } from '../../functions/test/integration/pipeline-helpers.js';
+import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+
+// Issue 5 §4 (client side): the schedules page, its dialog and a schedule reaching the phone.
+
+let browser: Browser;
+let t: Awaited<ReturnType<typeof connected>>;
+const web = () => endpoints().webUrl;
+const phone = () => `55219${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
+beforeAll(async () => {
+  browser = await launch();
+  t = await connected();
+});
+afterAll(async () => {
+  t?.ws.close();
+  await browser?.close();
+});
+
+/** `<input type="datetime-local">` value in the browser's (and this process's) zone. */
+const localInput = (d: Date) => {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+};
+
+async function contact(name: string, number = phone()) {
+  const res = await t.admin.post('/contacts', { name, number });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as { id: number; name: string; number: string };
+}
+
+const dialog = (page: Page) => page.getByRole('dialog');
+const agendaRow = (page: Page, id: number) => page.getByTestId(`schedule-row-${id}`);
+
+describe('schedules page', () => {
+  it('creates a schedule from the page; due, it reaches the phone and turns Enviada live; sent ones are read-only', { timeout: 300_000 }, async () => {
+    const rosa = await contact('Rosa Tavares', '5521987654321');
+    const ana = await member(t.admin, { name: 'Ana Agenda', profile: 'admin' });
+    const ctx = await newContext(browser, { viewport: WIDE });
+    const page = await ctx.newPage();
+    await signInUi(page, web(), ana.email, PASSWORD);
+    await page.getByRole('navigation', { name: 'menu' }).getByRole('link', { name: 'Agendamentos' }).click();
+    await page.waitForURL((u) => u.pathname === '/schedules');
+    const calendar = page.getByTestId('schedules-calendar');
+    // Month view in Portuguese, 500 px high.
+    await calendar.getByRole('button', { name: 'Mês' }).waitFor();
+    await calendar.getByRole('button', { name: 'Hoje' }).waitFor();
+    const height = await calendar.locator('.rbc-calendar').evaluate((el) => el.getBoundingClientRect().height);
+    expect(height).toBe(500);
+    await screenshot(page, 'schedules-month-light-wide');
+
+    // The dialog's rules: required fields and the message of at least 5 characters.
+    await page.getByRole('button', { name: 'Novo agendamento' }).click();
+    const d = dialog(page);
+    await d.getByRole('heading', { name: 'Novo agendamento' }).waitFor();
+    // Default time: one hour ahead.
+    const def = Date.parse(await d.getByLabel('Data do envio').inputValue());
+    expect(Math.abs(def - (Date.now() + 3_600_000))).toBeLessThan(3 * 60_000);
+    await d.getByRole('button', { name: 'Salvar' }).click();
+    await d.getByText('Obrigatório').first().waitFor();
+    expect(await d.getByText('Obrigatório').count()).toBe(2);
+    await d.getByLabel('Mensagem').fill('oi');
+    await d.getByRole('button', { name: 'Salvar' }).click();
+    await d.getByText('Mensagem muito curta').waitFor();
+
+    // Contact search from 3 characters.
+    await d.getByLabel('Contato').fill('Ros');
+    await d.getByRole('option').filter({ hasText: 'Rosa Tavares' }).getByRole('button').click();
+    await expect.poll(() => d.getByLabel('Contato').inputValue()).toBe('Rosa Tavares — +55 (21) 98765-4321');
+    await d.getByLabel('Mensagem').fill('Olá {{name}}, seu pedido fica pronto hoje.');
+    const sendAt = new Date(Date.now() + 2 * 60_000);
+    await d.getByLabel('Data do envio').fill(localInput(sendAt));
+    const connName = (await t.admin.get(`/whatsapp/${t.connectionId}`)).body.name as string;
+    await d.getByLabel('Conexão').selectOption({ label: connName });
+    // Only png/jpg/jpeg.
+    const input = d.getByTestId('schedule-file-input');
+    await input.setInputFiles({ name: 'contrato.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n') });
+    await d.getByText('Apenas imagens png, jpg ou jpeg').waitFor();
+    await input.setInputFiles({ name: 'pedido pronto.png', mimeType: 'image/png', buffer: PNG });
+    await d.getByTestId('schedule-file').getByText('pedido_pronto.png').waitFor();
+    await screenshot(page, 'schedules-dialog-light-wide');
+    await d.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Agendamento salvo com sucesso.').waitFor();
+    await expect.poll(() => dialog(page).count()).toBe(0);
+
+    const saved = await until(async () => {
+      const list = (await t.admin.get('/schedules?searchParam=Rosa')).body.schedules as { id: number; mediaName: string | null; whatsappId: number }[];
+      return list[0];
+    }, 'the saved schedule');
+    expect(saved).toMatchObject({ mediaName: 'pedido_pronto.png', whatsappId: t.connectionId });
+
+    await calendar.locator('.rbc-event', { hasText: 'Rosa Tavares' }).waitFor();
+    await screenshot(page, 'schedules-month-event-light-wide');
+
+    // Agenda rows: contact, formatted number, connection, status, edit and delete.
+    await calendar.getByRole('button', { name: 'Agenda' }).click();
+    const row = agendaRow(page, saved.id);
+    await row.waitFor();
+    expect(await row.locator('.sch-name').textContent()).toBe('Rosa Tavares');
+    expect(await row.locator('.sch-phone').textContent()).toBe('+55 (21) 98765-4321');
+    expect(await row.locator('.sch-conn').textContent()).toBe(connName);
+    expect(await row.locator('.sch-chip').textContent()).toBe('Pendente');
+    await screenshot(page, 'schedules-agenda-light-wide');
+
+    // Due: the sweep (driven here instead of waiting two real minutes) hands it to the worker.
+    applyStackEnv();
+    const { sweepSchedules } = await import('../../functions/src/services/schedules.js');
+    await sweepSchedules(sendAt.getTime() + 60_000);
+    await expect.poll(() => row.locator('.sch-chip').textContent(), { timeout: 60_000 }).toBe('Enviada');
+    const text = 'Olá Rosa Tavares, seu pedido fica pronto hoje.';
+    const onPhone = await until(async () => {
+      const conv = (await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${rosa.number}`)).body;
+      return conv.find((m) => m.fromMe && m.body === text);
+    }, 'the scheduled message on the phone');
+    expect(onPhone.mediaType).toBe('image');
+    await screenshot(page, 'schedules-agenda-sent-light-wide');
+
+    // Sent: the dialog shows the status and offers nothing to save.
+    await row.getByRole('button', { name: 'Editar Rosa Tavares' }).click();
+    await d.getByRole('heading', { name: 'Agendamento: Enviada' }).waitFor();
+    expect(await d.getByRole('button', { name: 'Salvar' }).count()).toBe(0);
+    expect(await d.getByRole('button', { name: 'Anexar imagem' }).count()).toBe(0);
+    await d.getByRole('button', { name: 'Fechar' }).click();
+    await ctx.close();
+  });
+
+  it('?contactId= opens the add dialog for that contact; delete from the agenda; dark and narrow', { timeout: 180_000 }, async () => {
+    const caio = await contact('Caio Martins', '5511912345678');
+    const bia = await member(t.admin, { name: 'Bia Agenda', profile: 'Nível 1' });
+    const ctx = await newContext(browser, { viewport: NARROW, colorScheme: 'dark' });
+    const page = await ctx.newPage();
+    await signInUi(page, web(), bia.email, PASSWORD);
+    await page.goto(`${web()}/schedules?contactId=${caio.id}`);
+    const d = dialog(page);
+    await d.getByRole('heading', { name: 'Novo agendamento' }).waitFor();
+    await expect.poll(() => d.getByLabel('Contato').inputValue()).toBe('Caio Martins — +55 (11) 91234-5678');
+    await d.getByLabel('Mensagem').fill('Lembrete: sua revisão é amanhã.');
+    await screenshot(page, 'schedules-dialog-dark-narrow');
+    await d.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Agendamento salvo com sucesso.').waitFor();
+    await page.waitForURL((u) => !u.search.includes('contactId'));
+
+    const calendar = page.getByTestId('schedules-calendar');
+    await calendar.getByRole('button', { name: 'Agenda' }).click();
+    const row = calendar.locator('.sch-agenda-row', { hasText: 'Caio Martins' });
+    await row.waitFor();
+    expect(await row.locator('.sch-conn').textContent()).toBe('Conexão padrão');
+    await screenshot(page, 'schedules-agenda-dark-narrow');
+    await row.getByRole('button', { name: 'Excluir Caio Martins' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirmar' }).click();
+    await page.getByText('Agendamento excluído com sucesso.').waitFor();
+    await expect.poll(() => row.count()).toBe(0);
+    expect((await t.admin.get(`/schedules?contactId=${caio.id}`)).body.count).toBe(0);
+
+    // Wide dark, month view with the default time of the dialog.
+    await page.setViewportSize(WIDE);
+    await calendar.getByRole('button', { name: 'Mês' }).click();
+    await screenshot(page, 'schedules-month-dark-wide');
+    await ctx.close();
+  });
+});
