@@ -126,8 +126,27 @@ export default function TransferContactsDialog({ open, onClose, onDone }: { open
     <Modal open={open} title={t('contacts.transferTitle')} onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate data-testid="transfer-contacts-form">
         <Flex direction="column" gap="0.9rem">
-          <UserPicker label={t('contacts.transferFrom')} value={source} onChange={setSource} error={errors.source} testId="transfer-source" />
-          <UserPicker label={t('contacts.transferTo')} value={destination} onChange={setDestination} error={errors.destination} testId="transfer-destination" />
+          {/* A new choice clears that field's refusal (it was about the previous one). */}
+          <UserPicker
+            label={t('contacts.transferFrom')}
+            value={source}
+            onChange={(u) => {
+              setSource(u);
+              setErrors((e) => ({ ...e, source: undefined, destination: e.destination === SAME_ATTENDANT ? undefined : e.destination }));
+            }}
+            error={errors.source}
+            testId="transfer-source"
+          />
+          <UserPicker
+            label={t('contacts.transferTo')}
+            value={destination}
+            onChange={(u) => {
+              setDestination(u);
+              setErrors((e) => ({ ...e, destination: undefined }));
+            }}
+            error={errors.destination}
+            testId="transfer-destination"
+          />
           {source && destination && source.id !== destination.id && <Alert variation="info">{t('contacts.transferHint', { from: source.name, to: destination.name })}</Alert>}
           <Flex justifyContent="flex-end" gap="0.5rem">
             <Button onClick={onClose}>{t('common.cancel')}</Button>
