@@ -5,6 +5,8 @@ import { createCompany } from './companies.js';
 import { createQueue, listQueueItems } from './queues.js';
 import { createConnection, listConnectionItems } from './connections.js';
 import type { UserItem } from './types.js';
+import { backfillSearchIndex } from './migrations.js';
+import { log } from '../core/log.js';
 
 const DAY = 86_400_000;
 
@@ -20,7 +22,7 @@ export const DEMO_QUEUES = [
  * Idempotent: a second start finds the super user and changes nothing.
  */
 /** Seed steps are versioned so an older `.local/` gets the newer steps once, and never again. */
-const SEED_VERSION = 2;
+const SEED_VERSION = 3;
 const seedMarker = { PK: 'SEED', SK: 'LOCAL' };
 
 export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number }> {
@@ -67,6 +69,9 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
       greetingMessage: 'Olá! Bem-vindo à Empresa 1. Escolha um setor:',
     });
   }
+  // Contacts, messages and tickets stored before the search index existed (an older `.local/`, a
+  // deployed table): indexed once. Idempotent, so a start interrupted before the marker redoes it.
+  if (applied < 3) await backfillSearchIndex({ log: (line) => log.info(line) });
   if (applied < SEED_VERSION) await putItem({ ...seedMarker, entity: 'seed', version: SEED_VERSION, companyId });
   return { companyId, adminUserId };
 }

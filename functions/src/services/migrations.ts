@@ -1,0 +1,72 @@
+import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { dynamo } from '../core/aws.js';
+import { env } from '../core/env.js';
+import { contactIndexItems, contactTicketItem, messageIndexItems, writeIndexItems } from './search-index.js';
+
+/**
+ * One-off data migrations, run by the versioned seed (`seedLocal`: the local stack's start and
+ * `infra/bin/seed.ts` for a deployed stage). Not request paths: they may Scan the table.
+ */
+
+type Scanned =
+  | { entity: 'contact'; companyId: number; id: number; name: string; number: string }
+  | { entity: 'message'; companyId: number; ticketId: number; body?: string; mediaType?: string | null; isDeleted?: boolean }
+  | { entity: 'ticket'; companyId: number; id: number; contactId: number };
+
+/** Index items flushed together: a page of a Scan gives a few thousand. */
+const FLUSH_AT = 2_000;
+
+/**
+ * Search-index backfill (data-model.md, "Search index"): contacts, messages and tickets stored
+ * before the index existed get their items — a contact's name words and number suffixes, a
+ * message's words, a ticket's contact → ticket item. Every write is a Put of a key fixed by token
+ * and id, the same as the live code writes, so running it again (or over data that is already
+ * indexed, or beside live traffic) writes the same items and changes nothing. Deleted messages are
+ * left out (their words are not worth finding again). `companyId` limits it to one company (tests).
+ */
+export async function backfillSearchIndex(opts: { companyId?: number; log?: (line: string) => void } = {}) {
+  const counts = { contacts: 0, messages: 0, tickets: 0, items: 0 };
+  let pending: Record<string, unknown>[] = [];
+  const flush = async () => {
+    counts.items += pending.length;
+    const batch = pending;
+    pending = [];
+    await writeIndexItems(batch, 4);
+  };
+  const values: Record<string, unknown> = { ':c': 'contact', ':m': 'message', ':t': 'ticket' };
+  let filter = '#e IN (:c, :m, :t)';
+  if (opts.companyId !== undefined) {
+    filter += ' AND companyId = :cid';
+    values[':cid'] = opts.companyId;
+  }
+  let start: ScanCommandInput['ExclusiveStartKey'];
+  do {
+    const out = await dynamo().send(
+      new ScanCommand({
+        TableName: env.tableName,
+        FilterExpression: filter,
+        ProjectionExpression: '#e, companyId, id, #n, #num, ticketId, contactId, body, mediaType, isDeleted',
+        ExpressionAttributeNames: { '#e': 'entity', '#n': 'name', '#num': 'number' },
+        ExpressionAttributeValues: values,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of (out.Items ?? []) as Scanned[]) {
+      if (item.entity === 'contact' && typeof item.name === 'string' && typeof item.number === 'string') {
+        counts.contacts++;
+        pending.push(...contactIndexItems(item.companyId, item));
+      } else if (item.entity === 'message' && !item.isDeleted && typeof item.body === 'string') {
+        counts.messages++;
+        pending.push(...messageIndexItems(item.companyId, item.ticketId, item.body, item.mediaType));
+      } else if (item.entity === 'ticket' && typeof item.contactId === 'number') {
+        counts.tickets++;
+        pending.push(contactTicketItem(item.companyId, item.contactId, item.id));
+      }
+    }
+    if (pending.length >= FLUSH_AT) await flush();
+    start = out.LastEvaluatedKey;
+  } while (start);
+  await flush();
+  opts.log?.(`search index backfill: ${counts.contacts} contacts, ${counts.messages} messages, ${counts.tickets} tickets, ${counts.items} index puts`);
+  return counts;
+}
