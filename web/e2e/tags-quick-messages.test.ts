@@ -238,6 +238,7 @@ describe('quick replies page', { timeout: 150_000 }, () => {
     await row.waitFor();
     expect(await row.textContent()).toContain('Sem anexo');
     expect(await dialog.isVisible()).toBe(true);
+    await dialog.getByRole('heading', { name: 'Editar resposta rápida' }).waitFor();
 
     await dialog.getByTestId('qm-file-input').setInputFiles({ name: 'certo.png', mimeType: 'image/png', buffer: PNG });
     await dialog.getByRole('button', { name: 'Salvar' }).click();

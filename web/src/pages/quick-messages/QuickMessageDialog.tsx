@@ -114,7 +114,7 @@ export default function QuickMessageDialog({ record, onClose, onSaved }: { recor
   const err = formState.errors;
   const shownName = file ? file.name : !dropMedia ? current?.mediaName ?? current?.mediaPath ?? null : null;
   return (
-    <Modal open title={record ? t('quickMessages.dialogEdit') : t('quickMessages.dialogAdd')} onClose={onClose} wide>
+    <Modal open title={current ? t('quickMessages.dialogEdit') : t('quickMessages.dialogAdd')} onClose={onClose} wide>
       <form onSubmit={onSubmit} noValidate>
         <Flex direction="column" gap="0.9rem">
           <TextField label={t('quickMessages.shortcode')} autoFocus {...register('shortcode')} hasError={!!err.shortcode} errorMessage={fieldError(err.shortcode)} />
@@ -158,9 +158,7 @@ export default function QuickMessageDialog({ record, onClose, onSaved }: { recor
                 </button>
               </span>
             ) : (
-              <Text as="span" color="var(--muted)">
-                {t('quickMessages.noAttachment')}
-              </Text>
+              <span className="qm-none">{t('quickMessages.noAttachment')}</span>
             )}
             <Button size="small" onClick={() => fileInput.current?.click()}>
               {shownName ? t('quickMessages.replaceAttachment') : t('quickMessages.attach')}
