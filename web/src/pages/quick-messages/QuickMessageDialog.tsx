@@ -12,7 +12,7 @@ import { toast } from '../../ui/toast';
 import type { QuickMessage } from './types';
 
 // The composer's picker (plain component, no data download); loaded only when opened.
-const EmojiPicker = lazy(() => import('../tickets/conversation/EmojiPicker'));
+const EmojiPicker = lazy(() => import('../../ui/EmojiPicker'));
 
 interface Values {
   shortcode: string;

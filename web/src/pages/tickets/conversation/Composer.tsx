@@ -11,7 +11,7 @@ import { CIcon } from './icons';
 import { extensionOf, recorderMime, uploadMedia, type OutgoingMedia } from './media';
 import { MIN_AUDIO_BYTES, QUICK_REPLY_PREVIEW, SIGN_KEY, signed, signOptionOn } from './rules';
 
-const EmojiPicker = lazy(() => import('./EmojiPicker'));
+const EmojiPicker = lazy(() => import('../../../ui/EmojiPicker'));
 
 export interface QuickReply {
   id: number;

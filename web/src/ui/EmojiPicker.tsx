@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import './emoji-picker.css';
 
 /*
  * A self-contained picker: the common emoji of each group, rendered by the system font. It works
