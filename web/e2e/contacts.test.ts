@@ -154,15 +154,18 @@ describe('contacts page', () => {
     await edit.waitFor({ state: 'hidden', timeout: 10_000 });
     await row(page, 'Paula Reis Costa').waitFor({ timeout: 10_000 });
 
-    // A contact created elsewhere appears live.
+    // A contact created elsewhere appears live, and the total follows.
+    const before = Number((await page.getByTestId('contacts-count').textContent())!.replace(/\D/g, ''));
     const live = await t.admin.post('/contacts', { name: 'Rafael Live', number: `55419${rnd()}` });
     expect(live.status).toBe(201);
     await row(page, 'Rafael Live').waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByTestId('contacts-count').textContent()).toBe(`(${before + 1})`);
 
     // Delete.
     await row(page, 'Paula Reis Costa').getByRole('button', { name: 'Excluir Paula Reis Costa' }).click();
     await page.getByRole('dialog', { name: 'Excluir Paula Reis Costa?' }).getByRole('button', { name: 'Confirmar' }).click();
     await row(page, 'Paula Reis Costa').waitFor({ state: 'detached', timeout: 10_000 });
+    await expect.poll(() => page.getByTestId('contacts-count').textContent()).toBe(`(${before})`);
     expect((await t.admin.get(`/contacts/${paulaId}`)).status).toBe(404);
     await page.context().close();
   });

@@ -65,6 +65,8 @@ export default function Contacts() {
   const [ticketFor, setTicketFor] = useState<Contact | null>(null);
   const [queues, setQueues] = useState<Option[]>(() => user?.queues ?? []);
   const scroller = useRef<HTMLDivElement>(null);
+  const listed = useRef<Contact[]>([]);
+  listed.current = contacts;
 
   // Following a link to /contacts?tag=… while already here changes the filters too.
   const tagParam = params.get('tag');
@@ -147,11 +149,14 @@ export default function Contacts() {
     if (!user) return;
     const off = realtime.on(companyEvent(user.companyId, 'contact'), (data) => {
       if (data?.action === 'delete') {
+        // Counted down only when it was listed: with a filter, another contact's delete is not ours.
+        if (listed.current.some((c) => c.id === Number(data.contactId))) setCount((n) => Math.max(0, n - 1));
         setContacts((l) => l.filter((c) => c.id !== Number(data.contactId)));
-        setCount((n) => Math.max(0, n - 1));
       } else if (data?.action === 'reload') setReloadKey((k) => k + 1);
       else if (data?.contact) {
         const c = data.contact as Contact;
+        // The unfiltered total counts every new contact; a filtered one is recounted on the next load.
+        if (data.action === 'create' && !filtered) setCount((n) => n + 1);
         setContacts((l) => {
           const i = l.findIndex((x) => x.id === c.id);
           if (i >= 0) {
@@ -168,7 +173,7 @@ export default function Contacts() {
       off();
       offR();
     };
-  }, [user, fits, searchParam]);
+  }, [user, fits, searchParam, filtered]);
 
   const onScroll = useCallback(() => {
     const el = scroller.current;
@@ -187,6 +192,8 @@ export default function Contacts() {
   const remove = async (c: Contact) => {
     try {
       await api.del(`/contacts/${c.id}`);
+      // Counted here only if the live event has not already removed the row (and counted it).
+      if (listed.current.some((x) => x.id === c.id)) setCount((n) => Math.max(0, n - 1));
       setContacts((l) => l.filter((x) => x.id !== c.id));
       toast.success(t('contacts.deleted'));
     } catch (e) {
