@@ -87,7 +87,9 @@ export async function consoleBench(o: ConsoleOptions) {
     phase = 'tickets';
     await page.goto(`${o.webUrl}/tickets`);
     await page.locator(ROW).first().waitFor({ timeout: 60_000 });
-    await page.waitForLoadState('networkidle');
+    // Chunks the page loads right after its first render count too (the socket and polling keep
+    // the network from ever being idle, so a short settle instead of 'networkidle').
+    await page.waitForTimeout(2000);
     await Promise.all(pending);
     const storage = await first.storageState();
     await first.close();
@@ -99,7 +101,7 @@ export async function consoleBench(o: ConsoleOptions) {
       gzipKB: kb(sum(() => true, 'gzip')),
       rawKB: kb(sum(() => true, 'raw')),
       loginPageGzipKB: kb(sum((s) => s.phase === 'login', 'gzip')),
-      method: 'every JavaScript response of a fresh browser context from /login through signing in to the first ticket row on /tickets (unique URLs), each body gzipped at level 9 here',
+      method: 'every JavaScript response of a fresh browser context from /login through signing in (which lands on the home page) to the first ticket row on /tickets and 2 s after (unique URLs), each body gzipped at level 9 here',
       largest: [...scripts.entries()]
         .sort((a, b) => b[1].gzip - a[1].gzip)
         .slice(0, 5)

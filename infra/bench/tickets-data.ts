@@ -24,7 +24,7 @@ import type { Endpoints } from '../local/stack.js';
 import { PASSWORD, must, tenant, type Api } from './client.js';
 import { conversation, contactName, rareProducts, rng, type Rng } from './tickets-vocabulary.js';
 
-export const MANIFEST_VERSION = 1;
+export const MANIFEST_VERSION = 2;
 const DAY = 86_400_000;
 /** Every 100th ticket is a long conversation, so older message pages exist. */
 const LONG_EVERY = 100;
@@ -55,6 +55,8 @@ export interface AgentSamples {
   tickets: { id: number; uuid: string; lastSeq: number }[];
   /** Own tickets with more than two pages of messages. */
   long: { id: number; uuid: string; lastSeq: number }[];
+  /** Order numbers written in own tickets (a search the agent gets answers for). */
+  orders: string[];
   open: number;
 }
 
@@ -211,7 +213,7 @@ async function writeCompany(w: Writer, table: string, spec: CompanySpec, log: (l
   const sizes = emptySizes();
   sizes.companies = 1;
   const out: CompanyOut = { sizes, byAgent: {}, names: [], orders: [], wordTickets: new Map() };
-  for (const a of spec.agents) out.byAgent[a.id] = { tickets: [], long: [], open: 0 };
+  for (const a of spec.agents) out.byAgent[a.id] = { tickets: [], long: [], orders: [], open: 0 };
   const now = Date.now();
   const span = 365 * DAY;
 
@@ -392,6 +394,7 @@ async function writeCompany(w: Writer, table: string, spec: CompanySpec, log: (l
         const ref = { id, uuid, lastSeq: n };
         if (s.tickets.length < 60 && r.next() < 0.2) s.tickets.push(ref);
         if (long && s.long.length < 20) s.long.push(ref);
+        if (s.orders.length < 60 && r.next() < 0.2) s.orders.push(script.order);
         if (status === 'open') s.open++;
       }
     }
@@ -432,7 +435,8 @@ export async function existingData(ctx: DataContext, o: DataOptions): Promise<Ma
   const file = manifestFile(ctx.dataDir);
   if (!fs.existsSync(file)) return undefined;
   const m = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
-  if (m.version !== MANIFEST_VERSION || !sameOptions(m, o)) {
+  if (m.version !== MANIFEST_VERSION) throw new Error(`${file} was written by an older version of the generator: use a new --data-dir`);
+  if (!sameOptions(m, o)) {
     throw new Error(`${file} holds data generated with other options (${JSON.stringify(m.options)}): use another --data-dir or the same sizes`);
   }
   if (!(await getItem(keys.company(m.companyId)))) throw new Error(`${file} names company ${m.companyId}, which is not in the table of this data dir`);

@@ -141,7 +141,8 @@ export interface Script {
 
 /**
  * A conversation of `n` messages between a customer and an agent (`agent` undefined: only the
- * customer wrote, as in a ticket still waiting in the queue).
+ * customer wrote, as in a ticket still waiting in the queue). WhatsApp messages are short and
+ * repetitive: about 25 distinct indexable words per ticket, like real chats of this size.
  */
 export function conversation(r: Rng, n: number, customer: string, agent: string | undefined): Script {
   const p = products.pick(r);
@@ -153,49 +154,52 @@ export function conversation(r: Rng, n: number, customer: string, agent: string 
   const protocol = `${r.int(2023, 2025)}${String(r.int(1, 999_999)).padStart(6, '0')}`;
   const subject = subjects.pick(r);
   const problem = problems.pick(r);
-  const city = cities.pick(r);
   const first = customer.split(' ')[0];
-  const days = r.int(2, 20);
-  const customerLines = [
-    `Olá, bom dia! Comprei ${art} ${product} ${brand} e ${problem}.`,
-    `O número do pedido é ${order}.`,
-    `Queria saber sobre ${subject}, por favor.`,
-    `Já faz ${days} dias e ninguém me respondeu.`,
-    `Moro em ${city}, vocês atendem aqui?`,
-    `Alguma novidade sobre ${o} ${product}?`,
-    `Consigo resolver pelo aplicativo ou só por aqui?`,
-    `Mandei a foto da etiqueta por e-mail ontem.`,
-    `Preciso disso resolvido até sexta-feira.`,
-    `Obrigado pela ajuda!`,
+  const openings = [
+    `Bom dia! Comprei ${art} ${product} ${brand} e ${problem}.`,
+    `Oi, ${o} ${product} que comprei ${problem}`,
+    `Boa tarde, preciso de ajuda com ${o} ${product} ${brand}`,
+    `Olá! Meu pedido ${order} ${problem}`,
   ];
+  const customerPool = [
+    `O número do pedido é ${order}`,
+    `Quero ${subject}`,
+    'Alguma novidade?',
+    `Moro em ${cities.pick(r)}`,
+    `Já faz ${r.int(2, 20)} dias`,
+    'Ok, obrigado',
+    'Quanto tempo demora?',
+    'Mandei a foto agora',
+    'Ainda estou aguardando',
+    'Pode ser',
+    '👍',
+    'Bom dia',
+  ];
+  // Each customer writes some of these, in their own order.
+  for (let i = customerPool.length - 1; i > 0; i--) {
+    const j = r.int(0, i);
+    [customerPool[i], customerPool[j]] = [customerPool[j], customerPool[i]];
+  }
+  const customerLines = [r.pick(openings), ...customerPool.slice(0, 6)];
   const agentLines = agent
     ? [
-        `Olá ${first}, tudo bem? Meu nome é ${agent.split(' ')[0]} e vou verificar para você.`,
-        `Pode me confirmar o número do pedido, por favor?`,
-        `Encontrei o pedido ${order} aqui no sistema.`,
-        `Abri o protocolo ${protocol} para a ${subject}.`,
-        `O prazo para ${subject} é de ${r.int(3, 15)} dias úteis.`,
-        `A transportadora confirmou a coleta em ${city}.`,
-        `Já encaminhei para o setor responsável, aguarde o retorno.`,
-        `Posso ajudar em mais alguma coisa?`,
+        `Olá ${first}, tudo bem? Sou ${agent.split(' ')[0]}.`,
+        'Pode informar o número do pedido?',
+        `Encontrei o pedido ${order}, vou verificar.`,
+        `Abri o protocolo ${protocol} para ${subject}.`,
+        `O prazo é de ${r.int(3, 15)} dias úteis.`,
+        'Já encaminhei para o setor responsável.',
+        'Posso ajudar em mais alguma coisa?',
       ]
     : [];
   const lines: Script['lines'] = [];
   let c = 0;
   let a = 0;
   for (let i = 0; i < n; i++) {
-    // Agents answer about every other message; a long conversation cycles through the lines with
-    // small variations (the same people write the same things again).
+    // Agents answer about every other message; a long conversation comes back to the same lines.
     const fromMe = !!agent && i > 0 && (i % 2 === 1 || r.next() < 0.2);
-    if (fromMe) {
-      const base = agentLines[a % agentLines.length];
-      lines.push({ fromMe, body: a >= agentLines.length ? `${base} (atualização ${Math.floor(a / agentLines.length)})` : base });
-      a++;
-    } else {
-      const base = customerLines[c % customerLines.length];
-      lines.push({ fromMe, body: c >= customerLines.length ? `${base} De novo: ${o} ${product} ${brand}.` : base });
-      c++;
-    }
+    if (fromMe) lines.push({ fromMe, body: agentLines[a++ < agentLines.length ? a - 1 : 2 + (a % (agentLines.length - 2))] });
+    else lines.push({ fromMe, body: customerLines[c++ < customerLines.length ? c - 1 : 1 + (c % (customerLines.length - 1))] });
   }
   return { product, order, protocol, lines };
 }

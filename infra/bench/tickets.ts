@@ -72,7 +72,14 @@ function cases(m: Manifest, cursors: Record<string, (string | null)[]>): Case[] 
     { name: 'search: rare message word', kind: 'search', path: (a, n) => `/tickets?${SEARCH}&searchParam=${q(s.rareWords[(a + n) % s.rareWords.length].word)}` },
     { name: `search: common message word ("${common}")`, kind: 'search', path: () => `/tickets?${SEARCH}&searchParam=${q(common)}` },
     { name: `search: common message word, next page`, kind: 'search', path: withCursor(`/tickets?${SEARCH}&searchParam=${q(common)}`, 'common') },
-    { name: 'search: order number', kind: 'search', path: (a, n) => `/tickets?${SEARCH}&searchParam=${s.orders[(a * 31 + n) % s.orders.length]}` },
+    {
+      name: 'search: order number (of an own ticket)',
+      kind: 'search',
+      path: (a, n) => {
+        const orders = agentSamples(a).orders;
+        return orders.length ? `/tickets?${SEARCH}&searchParam=${orders[n % orders.length]}` : undefined;
+      },
+    },
     {
       name: 'messages: latest page',
       kind: 'messages',
