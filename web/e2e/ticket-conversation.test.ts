@@ -129,6 +129,14 @@ describe('ticket conversation pane', () => {
     await search.getByText('Nenhuma mensagem encontrada.').waitFor({ timeout: 10_000 });
     await search.getByRole('button', { name: /fechar/i }).first().click();
 
+    // The schedule action opens the schedule dialog for this contact.
+    await page.getByRole('button', { name: 'Agendar mensagem' }).click();
+    const scheduleDialog = page.getByRole('dialog', { name: 'Novo agendamento' });
+    await scheduleDialog.waitFor();
+    expect(await scheduleDialog.getByLabel('Contato').inputValue()).toContain('Dona Clara');
+    await scheduleDialog.getByRole('button', { name: 'Cancelar' }).click();
+    await scheduleDialog.waitFor({ state: 'detached' });
+
     // Edit the own message (within 15 minutes).
     await messageMenu(page, 'Já verifico', 'Editar');
     await page.getByTestId('composer-edit').waitFor();

@@ -376,6 +376,7 @@ const en: Catalogue = {
     contactDetails: 'Contact details',
     quickReplies: 'Quick replies',
     searchMessages: 'Search messages',
+    schedule: 'Schedule a message',
     actions: 'Ticket actions',
     ticketTags: 'Ticket tags',
     contactTags: 'Contact tags',

@@ -376,6 +376,7 @@ const es: Catalogue = {
     contactDetails: 'Datos del contacto',
     quickReplies: 'Respuestas rápidas',
     searchMessages: 'Buscar mensajes',
+    schedule: 'Programar mensaje',
     actions: 'Acciones de la atención',
     ticketTags: 'Etiquetas de la atención',
     contactTags: 'Etiquetas del contacto',

@@ -377,6 +377,7 @@ const pt = {
     contactDetails: 'Dados do contato',
     quickReplies: 'Respostas rápidas',
     searchMessages: 'Buscar mensagens',
+    schedule: 'Agendar mensagem',
     actions: 'Ações do atendimento',
     ticketTags: 'Tags do atendimento',
     contactTags: 'Tags do contato',

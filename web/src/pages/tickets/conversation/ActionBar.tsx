@@ -13,6 +13,8 @@ export interface TicketActions {
   reopen: () => void;
   openSearch: () => void;
   openQuickReplies: () => void;
+  /** Absent when the company's plan has no scheduled messages. */
+  schedule?: () => void;
 }
 
 /** Spec 001 §4: the buttons of each status. */
@@ -26,6 +28,11 @@ export function ActionBar({ ticket, me, busy, actions }: { ticket: ApiTicket; me
       <button type="button" className="icon-btn" onClick={actions.openQuickReplies} aria-label={t('ticket.quickReplies')} title={`${t('ticket.quickReplies')} (F4)`}>
         <CIcon name="bolt" />
       </button>
+      {actions.schedule && (
+        <button type="button" className="icon-btn" onClick={actions.schedule} aria-label={t('ticket.schedule')} title={t('ticket.schedule')}>
+          <CIcon name="calendar" />
+        </button>
+      )}
       {ticket.status === 'pending' && (
         <>
           <Button size="small" variation="primary" isDisabled={busy} onClick={actions.accept}>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { api, ApiError } from '../../../api/http';
@@ -21,6 +21,8 @@ import { QuickRepliesDrawer } from './QuickRepliesDrawer';
 import { SearchDrawer } from './SearchDrawer';
 import { TagsBar } from './TagsBar';
 import { TransferDialog } from './TransferDialog';
+
+const ScheduleDialog = lazy(() => import('../../schedules/ScheduleDialog'));
 import { canClose } from './rules';
 import './conversation.css';
 
@@ -69,6 +71,7 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
   const [mode, setMode] = useState<ComposerMode>(null);
   const [busy, setBusy] = useState(false);
   const [transferOpen, setTransferOpen] = useState(false);
+  const [scheduleOpen, setScheduleOpen] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [deletingMsg, setDeletingMsg] = useState<ApiMessage | null>(null);
   const [forwarding, setForwarding] = useState<ApiMessage | null>(null);
@@ -165,6 +168,7 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
       reopen: () => void update({ status: 'open', userId: me.id }),
       openSearch: () => setDrawer((d) => (d === 'search' ? null : 'search')),
       openQuickReplies: () => setDrawer((d) => (d === 'quick' ? null : 'quick')),
+      schedule: me?.company?.plan?.useSchedules ? () => setScheduleOpen(true) : undefined,
     };
   }, [ticket, me, update, setTicket, t, navigate]);
 
@@ -240,6 +244,16 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
       )}
       {drawer === 'search' && (
         <SearchDrawer ticketId={ticket.id} onClose={() => setDrawer(null)} onPick={setSeek} />
+      )}
+      {scheduleOpen && ticket.contact && (
+        <Suspense fallback={null}>
+          <ScheduleDialog
+            schedule={null}
+            contact={{ id: ticket.contact.id, name: ticket.contact.name, number: ticket.contact.number }}
+            onClose={() => setScheduleOpen(false)}
+            onSaved={() => setScheduleOpen(false)}
+          />
+        </Suspense>
       )}
       <TransferDialog
         ticket={ticket}
