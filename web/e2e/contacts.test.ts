@@ -260,6 +260,19 @@ describe('contacts page', () => {
     expect(await dialog.getByTestId('import-result').textContent()).toContain(`Criados: ${total - 2} · Atualizados: 1 · Sem mudança: 0 · Recusados: 1`);
     expect(await dialog.getByRole('listitem').allTextContents()).toEqual(['Linha 11 (12): Número: Too Short!']);
     await dialog.getByRole('button', { name: 'Fechar' }).click();
+
+    // Infinite scroll: pages of 20 load as the table scrolls, to the last contact, each once.
+    await expect.poll(() => rows(page).count(), { timeout: 15_000 }).toBeGreaterThanOrEqual(20);
+    expect(await rows(page).count()).toBeLessThan(total);
+    const scroller = page.getByTestId('contacts-scroll');
+    for (let i = 0; i < 60 && (await row(page, 'Zeta Repetida').count()) === 0; i++) {
+      await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+      await page.waitForTimeout(400);
+    }
+    await row(page, 'Zeta Repetida').waitFor({ timeout: 15_000 });
+    const ids = await rows(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe((await t.admin.get('/contacts/list')).body.length);
     const first = (await t.admin.get(`/contacts?searchParam=${base}`)).body.contacts;
     expect(first.map((c: { name: string; number: string }) => [c.name, c.number])).toEqual([['Zeta Repetida', String(base)]]);
     await page.context().close();
