@@ -1,29 +1,22 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, Heading, Loader, Table, TableBody, TableCell, TableHead, TableRow, TextField } from '@aws-amplify/ui-react';
-import { companyEvent, INFINITE_SCROLL_THRESHOLD_PX, isAdminProfile, SEARCH_DEBOUNCE_MS } from '@balcao/shared';
+import { isAdminProfile, SEARCH_DEBOUNCE_MS } from '@balcao/shared';
 import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
-import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useDebounced } from '../../ui/hooks';
+import { useLiveList } from '../../ui/useLiveList';
 import { EmptyRow, RowActions } from '../../ui/TableParts';
 import { toast } from '../../ui/toast';
 import QuickMessageDialog from './QuickMessageDialog';
 import type { QuickMessage } from './types';
 import './quick-messages.css';
 
-interface QuickMessagesPage {
-  records: QuickMessage[];
-  count: number;
-  hasMore: boolean;
-}
-
 /** Spec 001 §9: quick-reply previews are cut at 35 characters. */
 const PREVIEW = 35;
 const preview = (s: string) => (s.length > PREVIEW ? `${s.slice(0, PREVIEW)}…` : s);
-const older = (incoming: QuickMessage, known: QuickMessage) => !!incoming.updatedAt && !!known.updatedAt && incoming.updatedAt < known.updatedAt;
 const matches = (q: QuickMessage, term: string) => !term || q.shortcode.toLowerCase().includes(term) || q.message.toLowerCase().includes(term);
 
 /** Quick replies page (spec 001 §3): searchable table of shortcode, attachment and actions. */
@@ -33,93 +26,28 @@ export default function QuickMessages() {
   const privileged = isAdminProfile(me?.profile) || !!me?.super;
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search.trim().toLowerCase(), SEARCH_DEBOUNCE_MS);
-  const [records, setRecords] = useState<QuickMessage[]>([]);
-  const [page, setPage] = useState(1);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const [reloadKey, setReloadKey] = useState(0);
+  // Company replies come to everyone, personal ones only to their author (server audience).
+  const { items: records, loading, scroller, onScroll, upsert, removeById } = useLiveList<QuickMessage>({
+    path: '/quick-messages',
+    itemsKey: 'records',
+    searchParam,
+    event: 'quickmessage',
+    fromEvent: (data) => (data?.action === 'delete' ? { remove: Number(data.id) } : data?.record ? { item: data.record as QuickMessage, created: data.action === 'create' } : null),
+    matches,
+  });
   const [dialog, setDialog] = useState<{ record: QuickMessage | null } | null>(null);
   const [deleting, setDeleting] = useState<QuickMessage | null>(null);
-  const scroller = useRef<HTMLDivElement>(null);
-  const term = useRef(searchParam);
-  term.current = searchParam;
-
-  useEffect(() => {
-    setRecords([]);
-    setPage(1);
-  }, [searchParam, reloadKey]);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    api
-      .get<QuickMessagesPage>('/quick-messages', { query: { searchParam, pageNumber: page } })
-      .then((r) => {
-        if (!live) return;
-        setRecords((prev) => {
-          const known = new Map(prev.map((x) => [x.id, x]));
-          const fresh = r.records.map((x) => {
-            const k = known.get(x.id);
-            return k && older(x, k) ? k : x;
-          });
-          const freshIds = new Set(fresh.map((x) => x.id));
-          if (page === 1) return [...prev.filter((x) => !freshIds.has(x.id)), ...fresh];
-          return [...prev, ...fresh.filter((x) => !known.has(x.id))];
-        });
-        setHasMore(r.hasMore);
-      })
-      .catch((e) => live && toastError(e))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [searchParam, page, reloadKey]);
-
-  useEffect(() => {
-    if (!me) return;
-    // Company replies come to everyone, personal ones only to their author (server audience).
-    const off = realtime.on(companyEvent(me.companyId, 'quickmessage'), (data) => {
-      if (data?.action === 'delete') setRecords((l) => l.filter((x) => x.id !== Number(data.id)));
-      else if (data?.record) {
-        const q = data.record as QuickMessage;
-        setRecords((l) =>
-          l.some((x) => x.id === q.id)
-            ? l.map((x) => (x.id === q.id && !older(q, x) ? q : x))
-            : matches(q, term.current)
-              ? [q, ...l]
-              : l,
-        );
-      }
-    });
-    const offR = realtime.onReconnect(() => setReloadKey((k) => k + 1));
-    return () => {
-      off();
-      offR();
-    };
-  }, [me]);
-
-  const onScroll = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !hasMore || loading) return;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
-  }, [hasMore, loading]);
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && !loading && hasMore && el.scrollHeight <= el.clientHeight + INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
-  }, [records, loading, hasMore]);
 
   const remove = async (q: QuickMessage) => {
     try {
       await api.del(`/quick-messages/${q.id}`);
-      setRecords((l) => l.filter((x) => x.id !== q.id));
+      removeById(q.id);
       toast.success(t('quickMessages.deleted'));
     } catch (e) {
       toastError(e);
     }
   };
 
-  const upsert = (q: QuickMessage) => setRecords((l) => (l.some((x) => x.id === q.id) ? l.map((x) => (x.id === q.id && !older(q, x) ? q : x)) : [q, ...l]));
   // Only the author or an admin may change a reply (the server answers 403 otherwise).
   const mine = (q: QuickMessage) => privileged || q.userId === me?.id;
 
@@ -167,7 +95,7 @@ export default function QuickMessages() {
         </Table>
         {loading && <Loader variation="linear" />}
       </div>
-      {dialog && <QuickMessageDialog record={dialog.record} onClose={() => setDialog(null)} onSaved={upsert} />}
+      {dialog && <QuickMessageDialog record={dialog.record} onClose={() => setDialog(null)} onSaved={(x) => upsert(x)} />}
       <ConfirmDialog
         open={!!deleting}
         title={deleting ? t('quickMessages.deleteTitle', { name: deleting.shortcode }) : ''}

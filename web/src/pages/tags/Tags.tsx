@@ -1,28 +1,20 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Button, Flex, Heading, Loader, Table, TableBody, TableCell, TableHead, TableRow, TextField } from '@aws-amplify/ui-react';
-import { companyEvent, INFINITE_SCROLL_THRESHOLD_PX, isAdminProfile, SEARCH_DEBOUNCE_MS } from '@balcao/shared';
+import { isAdminProfile, SEARCH_DEBOUNCE_MS } from '@balcao/shared';
 import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
-import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useDebounced } from '../../ui/hooks';
+import { useLiveList } from '../../ui/useLiveList';
 import { EmptyRow, RowActions } from '../../ui/TableParts';
 import { toast } from '../../ui/toast';
 import TagDialog from './TagDialog';
 import { TagChip, type Tag } from './tag';
 import './tags.css';
 
-interface TagsPage {
-  tags: Tag[];
-  count: number;
-  hasMore: boolean;
-}
-
-/** A late answer or event must not put back what a newer one replaced. */
-const older = (incoming: Tag, known: Tag) => !!incoming.updatedAt && !!known.updatedAt && incoming.updatedAt < known.updatedAt;
 const matches = (tag: Tag, term: string) => !term || tag.name.toLowerCase().includes(term);
 
 /** Tags page (spec 001 §3): search, add, table of id, chip, count and actions. */
@@ -32,94 +24,28 @@ export default function Tags() {
   const canKanban = isAdminProfile(me?.profile) || !!me?.super;
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search.trim().toLowerCase(), SEARCH_DEBOUNCE_MS);
-  const [tags, setTags] = useState<Tag[]>([]);
-  const [page, setPage] = useState(1);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(false);
-  const [reloadKey, setReloadKey] = useState(0);
+  const { items: tags, loading, scroller, onScroll, upsert, removeById } = useLiveList<Tag>({
+    path: '/tags',
+    itemsKey: 'tags',
+    searchParam,
+    event: 'tag',
+    fromEvent: (data) => (data?.action === 'delete' ? { remove: Number(data.tagId) } : data?.tag ? { item: data.tag as Tag, created: data.action === 'create' } : null),
+    matches,
+    addOnlyCreated: true,
+  });
   const [dialog, setDialog] = useState<{ tag: Tag | null } | null>(null);
   const [deleting, setDeleting] = useState<Tag | null>(null);
-  const scroller = useRef<HTMLDivElement>(null);
-  const term = useRef(searchParam);
-  term.current = searchParam;
-
-  useEffect(() => {
-    setTags([]);
-    setPage(1);
-  }, [searchParam, reloadKey]);
-
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    api
-      .get<TagsPage>('/tags', { query: { searchParam, pageNumber: page } })
-      .then((r) => {
-        if (!live) return;
-        setTags((prev) => {
-          // Keep the newer of each tag and the tags a live event added meanwhile.
-          const known = new Map(prev.map((x) => [x.id, x]));
-          const fresh = r.tags.map((x) => {
-            const k = known.get(x.id);
-            return k && older(x, k) ? k : x;
-          });
-          const freshIds = new Set(fresh.map((x) => x.id));
-          if (page === 1) return [...prev.filter((x) => !freshIds.has(x.id)), ...fresh];
-          return [...prev, ...fresh.filter((x) => !known.has(x.id))];
-        });
-        setHasMore(r.hasMore);
-      })
-      .catch((e) => live && toastError(e))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [searchParam, page, reloadKey]);
-
-  useEffect(() => {
-    if (!me) return;
-    const off = realtime.on(companyEvent(me.companyId, 'tag'), (data) => {
-      if (data?.action === 'delete') setTags((l) => l.filter((x) => x.id !== Number(data.tagId)));
-      else if (data?.tag) {
-        const tag = data.tag as Tag;
-        setTags((l) =>
-          l.some((x) => x.id === tag.id)
-            ? l.map((x) => (x.id === tag.id && !older(tag, x) ? tag : x))
-            : data.action === 'create' && matches(tag, term.current)
-              ? [tag, ...l]
-              : l,
-        );
-      }
-    });
-    const offR = realtime.onReconnect(() => setReloadKey((k) => k + 1));
-    return () => {
-      off();
-      offR();
-    };
-  }, [me]);
-
-  const onScroll = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !hasMore || loading) return;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
-  }, [hasMore, loading]);
-
-  // A first page shorter than the viewport never scrolls: keep loading while there is room.
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && !loading && hasMore && el.scrollHeight <= el.clientHeight + INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
-  }, [tags, loading, hasMore]);
 
   const remove = async (tag: Tag) => {
     try {
       await api.del(`/tags/${tag.id}`);
-      setTags((l) => l.filter((x) => x.id !== tag.id));
+      removeById(tag.id);
       toast.success(t('tags.deleted'));
     } catch (e) {
       toastError(e);
     }
   };
 
-  const upsert = (tag: Tag) => setTags((l) => (l.some((x) => x.id === tag.id) ? l.map((x) => (x.id === tag.id && !older(tag, x) ? tag : x)) : [tag, ...l]));
 
   return (
     <Flex direction="column" gap="1rem" className="page">
@@ -170,7 +96,7 @@ export default function Tags() {
         </Table>
         {loading && <Loader variation="linear" />}
       </div>
-      {dialog && <TagDialog tag={dialog.tag} canKanban={canKanban} onClose={() => setDialog(null)} onSaved={upsert} />}
+      {dialog && <TagDialog tag={dialog.tag} canKanban={canKanban} onClose={() => setDialog(null)} onSaved={(x) => upsert(x)} />}
       <ConfirmDialog
         open={!!deleting}
         title={deleting ? t('tags.deleteTitle', { name: deleting.name }) : ''}

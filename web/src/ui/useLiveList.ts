@@ -1,0 +1,118 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { companyEvent, INFINITE_SCROLL_THRESHOLD_PX, type CompanyEventKind } from '@balcao/shared';
+import { api } from '../api/http';
+import { toastError } from '../api/errors';
+import { realtime } from '../api/realtime';
+import { useAuth } from '../auth/AuthContext';
+
+export interface ListItem {
+  id: number;
+  updatedAt?: string;
+}
+
+/** What a realtime event means for the list: a row gone, or a row's newest version. */
+export type ListEvent<T> = { remove: number } | { item: T; created: boolean } | null;
+
+/** A late answer or event must not put back what a newer one replaced (a slow socket). */
+const older = (incoming: ListItem, known: ListItem) => !!incoming.updatedAt && !!known.updatedAt && incoming.updatedAt < known.updatedAt;
+
+/**
+ * A paged admin list (users, tags, quick replies): pages loaded as the table scrolls near its end
+ * (spec: 100 px), a new search from page 1, rows kept current by the company's realtime events,
+ * and a reload after a reconnect. Answers and events may land in any order; for each row the newer
+ * version wins, and rows added meanwhile stay.
+ */
+export function useLiveList<T extends ListItem>(opts: {
+  path: string;
+  /** The answer's array: `users`, `tags`, `records`, … */
+  itemsKey: string;
+  searchParam: string;
+  event: CompanyEventKind;
+  fromEvent: (data: any) => ListEvent<T>;
+  /** Whether a row not on the page belongs to the current search (events add only those). */
+  matches?: (item: T, searchParam: string) => boolean;
+  /** Events add rows only on `create` (an update of a row not loaded is not this page's business). */
+  addOnlyCreated?: boolean;
+}) {
+  const { path, itemsKey, searchParam, event } = opts;
+  const { user: me } = useAuth();
+  const [items, setItems] = useState<T[]>([]);
+  const [page, setPage] = useState(1);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [reloadKey, setReloadKey] = useState(0);
+  const scroller = useRef<HTMLDivElement>(null);
+  // The event handler lives as long as the socket subscription: it reads the current options.
+  const current = useRef(opts);
+  current.current = opts;
+
+  useEffect(() => {
+    setItems([]);
+    setPage(1);
+  }, [searchParam, reloadKey]);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    api
+      .get<Record<string, unknown> & { hasMore: boolean }>(path, { query: { searchParam, pageNumber: page } })
+      .then((r) => {
+        if (!live) return;
+        const rows = (r[itemsKey] as T[] | undefined) ?? [];
+        setItems((prev) => {
+          const known = new Map(prev.map((x) => [x.id, x]));
+          const fresh = rows.map((x) => {
+            const k = known.get(x.id);
+            return k && older(x, k) ? k : x;
+          });
+          const freshIds = new Set(fresh.map((x) => x.id));
+          if (page === 1) return [...prev.filter((x) => !freshIds.has(x.id)), ...fresh];
+          return [...prev, ...fresh.filter((x) => !known.has(x.id))];
+        });
+        setHasMore(r.hasMore);
+      })
+      .catch((e) => live && toastError(e))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [path, itemsKey, searchParam, page, reloadKey]);
+
+  const upsert = useCallback((item: T, addIfMissing = true) => {
+    setItems((l) =>
+      l.some((x) => x.id === item.id) ? l.map((x) => (x.id === item.id && !older(item, x) ? { ...x, ...item } : x)) : addIfMissing ? [item, ...l] : l,
+    );
+  }, []);
+  const removeById = useCallback((id: number) => setItems((l) => l.filter((x) => x.id !== id)), []);
+
+  useEffect(() => {
+    if (!me) return;
+    const off = realtime.on(companyEvent(me.companyId, event), (data) => {
+      const o = current.current;
+      const change = o.fromEvent(data);
+      if (!change) return;
+      if ('remove' in change) return removeById(change.remove);
+      const belongs = (!o.addOnlyCreated || change.created) && (!o.matches || o.matches(change.item, o.searchParam));
+      upsert(change.item, belongs);
+    });
+    const offR = realtime.onReconnect(() => setReloadKey((k) => k + 1));
+    return () => {
+      off();
+      offR();
+    };
+  }, [me, event, upsert, removeById]);
+
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el || !hasMore || loading) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
+  }, [hasMore, loading]);
+
+  // A first page shorter than the viewport never scrolls: keep loading while there is room.
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && !loading && hasMore && el.scrollHeight <= el.clientHeight + INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
+  }, [items, loading, hasMore]);
+
+  return { items, loading, hasMore, scroller, onScroll, upsert, removeById };
+}
