@@ -122,7 +122,7 @@ describe('sandbox network and provider', () => {
     expect(res.timestamp).toBeGreaterThan(0);
     let conv = (await api(net.url, 'GET', `/connections/11/messages?peer=${CUSTOMER}`)).json;
     expect(conv).toEqual([
-      { id: cmd.waMessageId, fromMe: true, body: 'Bom dia!', mediaType: null, fileName: null, mimetype: null, mediaUrl: null, ack: 2, edited: false, deleted: false, reactions: [], quotedId: null, timestamp: res.timestamp },
+      { id: cmd.waMessageId, fromMe: true, body: 'Bom dia!', mediaType: null, fileName: null, mimetype: null, mediaUrl: null, ack: 2, edited: false, deleted: false, reactions: [], quotedId: null, ptt: false, size: null, vcard: null, timestamp: res.timestamp },
     ]);
     // A retried command does not put the message on the phone twice.
     expect(await s.send(cmd)).toEqual(res);

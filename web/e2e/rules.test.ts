@@ -14,8 +14,10 @@ const user = (over: Partial<User>): User =>
 
 describe('menu rules', () => {
   it('shows the administration items to admins only (any casing of admin)', () => {
-    expect(visibleItems(user({ profile: 'Nível 3' })).map((i) => i.to)).toEqual(['/']);
-    expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual(['/', '/connections', '/queues', '/users', '/settings']);
+    const main = ['/', '/tickets', '/quick-messages', '/contacts', '/schedules', '/tags'];
+    expect(visibleItems(user({ profile: 'Nível 3' })).map((i) => i.to)).toEqual(main);
+    expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual([...main, '/connections', '/queues', '/users', '/settings']);
+    expect(visibleItems(user({ profile: 'ADMIN' as User['profile'] })).map((i) => i.to)).toContain('/settings');
   });
 });
 

@@ -48,18 +48,19 @@ describe('long conversation', () => {
     const list = page.getByTestId('message-list');
     // The newest message is in view at the bottom.
     await page.locator('.msg-text', { hasText: new RegExp(`^mensagem ${TOTAL}$`) }).waitFor({ timeout: 40_000 });
-    await expect
-      .poll(() =>
-        list.evaluate((el, text) => {
-          const last = [...el.querySelectorAll<HTMLElement>('.msg-text')].find((m) => m.textContent === text);
-          const box = el.getBoundingClientRect();
-          const r = last?.closest('.msg-bubble')?.getBoundingClientRect();
-          return !!r && r.top >= box.top && r.bottom <= box.bottom;
-        }, `mensagem ${TOTAL}`),
-        // The first rows are measured after they render (estimates first): give a loaded machine time to settle.
-        { timeout: 10_000 },
-      )
-      .toBe(true);
+    // A failure shows where the list stood.
+    const lastInView = () =>
+      list.evaluate((el, text) => {
+        const last = [...el.querySelectorAll<HTMLElement>('.msg-text')].find((m) => m.textContent === text);
+        const box = el.getBoundingClientRect();
+        const r = last?.closest('.msg-bubble')?.getBoundingClientRect();
+        const inView = !!r && r.top >= box.top && r.bottom <= box.bottom + 1;
+        return { inView, scrollTop: el.scrollTop, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight, bubble: r ? [r.top, r.bottom] : null, box: [box.top, box.bottom] };
+      }, `mensagem ${TOTAL}`);
+    // The first rows are measured after they render (estimates first): give a loaded machine time to settle.
+    let state = await lastInView();
+    for (const until = Date.now() + 10_000; !state.inView && Date.now() < until; state = await lastInView()) await page.waitForTimeout(200);
+    expect(state.inView, JSON.stringify(state)).toBe(true);
 
     // The reader scrolls: a wheel event, then the position (what a wheel turn ends at).
     const userScroll = (top: number) =>

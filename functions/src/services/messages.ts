@@ -242,6 +242,22 @@ export async function raiseAck(message: MessageItem, ack: number): Promise<Messa
   }
 }
 
+/**
+ * A failure report of a send: written only while WhatsApp has not confirmed the message (ack 0),
+ * so a report that loses a race with the message's acks cannot mark a delivered message failed.
+ */
+export async function markSendFailed(message: MessageItem): Promise<MessageItem | undefined> {
+  try {
+    return await updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { error: 'ERR_SENDING_WAPP_MSG', updatedAt: new Date().toISOString() }, {
+      condition: 'attribute_exists(PK) AND ack <= :unconfirmed',
+      values: { ':unconfirmed': 0 },
+    });
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
 export async function patchMessage(message: MessageItem, set: Partial<MessageItem>): Promise<MessageItem> {
   return updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { ...set, updatedAt: new Date().toISOString() });
 }

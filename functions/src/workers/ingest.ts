@@ -6,7 +6,7 @@ import { sendCommand } from '../core/commands.js';
 import { connectionKey, publishSession, type ConnectionItem } from '../services/connections.js';
 import { findOrCreateContact, updateContactProfile } from '../services/contacts.js';
 import { findOrCreateTicket } from '../services/tickets.js';
-import { changeMessage, findMessage, loadTicketAndContact, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage, type MessageItem } from '../services/messages.js';
+import { changeMessage, findMessage, loadTicketAndContact, markSendFailed, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage, type MessageItem } from '../services/messages.js';
 import { settingValue } from '../services/settings.js';
 import { sendInTicket } from '../services/outbound.js';
 import { handleRatingAnswer, ticketAwaitingRating } from '../services/ticket-lifecycle.js';
@@ -120,8 +120,10 @@ async function onSession(e: Of<'session'>) {
 async function onSendResult(e: Of<'sendResult'>) {
   await withMessage(e, async (m) => {
     if (e.ok) return (await raiseAck(m, ACK.SENT)) ?? (m.error ? patchMessage(m, { error: null }) : undefined);
-    if (m.ack > ACK.ERROR) return undefined; // a late failure report of something WhatsApp already confirmed
-    return patchMessage(m, { error: 'ERR_SENDING_WAPP_MSG' });
+    // A late failure report of something WhatsApp already confirmed changes nothing (also when the
+    // confirmation is being written at this very moment: the write is conditional).
+    if (m.ack > ACK.ERROR) return undefined;
+    return markSendFailed(m);
   });
 }
 

@@ -63,7 +63,8 @@ export function MessageList({
   const anchor = useRef<{ key: string; index: number; offset: number } | null>(null);
   const lastId = useRef<string | null>(null);
   const lastTop = useRef(0);
-  const userInput = useRef(0);
+  // No input yet: -Infinity, since performance.now() starts near 0 on a fresh page load.
+  const userInput = useRef(Number.NEGATIVE_INFINITY);
   const markInput = () => (userInput.current = performance.now());
 
   const rows = useMemo<Row[]>(() => {
@@ -185,7 +186,13 @@ export function MessageList({
   const total = virtualizer.getTotalSize();
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el && pinned.current) el.scrollTop = el.scrollHeight;
+    if (!el || !pinned.current) return;
+    el.scrollTop = el.scrollHeight;
+    // Rows measured during this frame's layout can deepen the list once more: check after it.
+    const frame = requestAnimationFrame(() => {
+      if (pinned.current) el.scrollTop = el.scrollHeight;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [total]);
 
   // A short list never scrolls: ask for older pages while the first ones do not fill the view.
