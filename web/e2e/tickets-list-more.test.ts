@@ -132,7 +132,8 @@ describe('tickets list panel: paging, search, new ticket, query flow', () => {
     await dialog.waitFor({ state: 'detached' });
     const row = list(page, 'me').locator('.ticket-row', { hasText: number });
     await row.waitFor({ timeout: 15_000 });
-    expect(await row.getAttribute('aria-current')).toBe('true');
+    // The row may arrive by its live event before the dialog has navigated to the new ticket.
+    await expect.poll(() => row.getAttribute('aria-current'), { timeout: 15_000 }).toBe('true');
     await ctx.close();
   });
 
