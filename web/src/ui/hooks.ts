@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { INFINITE_SCROLL_THRESHOLD_PX } from '@balcao/shared';
 
 export function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
@@ -26,4 +27,25 @@ export function storedNumber(key: string, fallback: number): number {
   const raw = localStorage.getItem(key);
   const n = raw === null ? NaN : Number(raw);
   return Number.isFinite(n) ? n : fallback;
+}
+
+/**
+ * Infinite scroll of a table: the next page when the scroller comes within 100 px of its end
+ * (spec), and again while a short first page leaves the scroller without a scrollbar. `watch`
+ * is what changes when rows land (the list itself).
+ */
+export function useInfiniteScroll({ hasMore, loading, more, watch }: { hasMore: boolean; loading: boolean; more: () => void; watch: unknown }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const moreRef = useRef(more);
+  moreRef.current = more;
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el || !hasMore || loading) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < INFINITE_SCROLL_THRESHOLD_PX) moreRef.current();
+  }, [hasMore, loading]);
+  useEffect(() => {
+    const el = scroller.current;
+    if (el && !loading && hasMore && el.scrollHeight <= el.clientHeight + INFINITE_SCROLL_THRESHOLD_PX) moreRef.current();
+  }, [watch, loading, hasMore]);
+  return { scroller, onScroll };
 }

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { companyEvent, INFINITE_SCROLL_THRESHOLD_PX, type CompanyEventKind } from '@balcao/shared';
+import { companyEvent, type CompanyEventKind } from '@balcao/shared';
 import { api } from '../api/http';
 import { toastError } from '../api/errors';
 import { realtime } from '../api/realtime';
 import { useAuth } from '../auth/AuthContext';
+import { useInfiniteScroll } from './hooks';
 
 export interface ListItem {
   id: number;
@@ -41,7 +42,6 @@ export function useLiveList<T extends ListItem>(opts: {
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(false);
   const [reloadKey, setReloadKey] = useState(0);
-  const scroller = useRef<HTMLDivElement>(null);
   // The event handler lives as long as the socket subscription: it reads the current options.
   const current = useRef(opts);
   current.current = opts;
@@ -102,17 +102,7 @@ export function useLiveList<T extends ListItem>(opts: {
     };
   }, [me, event, upsert, removeById]);
 
-  const onScroll = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !hasMore || loading) return;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
-  }, [hasMore, loading]);
-
-  // A first page shorter than the viewport never scrolls: keep loading while there is room.
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && !loading && hasMore && el.scrollHeight <= el.clientHeight + INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
-  }, [items, loading, hasMore]);
+  const { scroller, onScroll } = useInfiniteScroll({ hasMore, loading, more: () => setPage((p) => p + 1), watch: items });
 
   return { items, loading, hasMore, scroller, onScroll, upsert, removeById };
 }

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Flex, Heading, Loader, Table, TableBody, TableCell, TableHead, TableRow, TextField } from '@aws-amplify/ui-react';
-import { can, companyEvent, INFINITE_SCROLL_THRESHOLD_PX, isAdminProfile, SEARCH_DEBOUNCE_MS, type Queue } from '@balcao/shared';
+import { can, companyEvent, isAdminProfile, SEARCH_DEBOUNCE_MS, type Queue } from '@balcao/shared';
 import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { realtime } from '../../api/realtime';
@@ -14,6 +14,7 @@ import { useDebounced } from '../../ui/hooks';
 import { formatWhatsappNumber } from '../../ui/phone';
 import { EmptyRow } from '../../ui/TableParts';
 import { toast } from '../../ui/toast';
+import { useInfiniteScroll } from '../../ui/hooks';
 import { MultiSelect, type Option } from '../tickets/MultiSelect';
 import type { ApiTicket, TagRef } from '../tickets/types';
 import ContactDialog from './ContactDialog';
@@ -64,7 +65,6 @@ export default function Contacts() {
   const [exporting, setExporting] = useState(false);
   const [ticketFor, setTicketFor] = useState<Contact | null>(null);
   const [queues, setQueues] = useState<Option[]>(() => user?.queues ?? []);
-  const scroller = useRef<HTMLDivElement>(null);
   const listed = useRef<Contact[]>([]);
   listed.current = contacts;
 
@@ -175,17 +175,7 @@ export default function Contacts() {
     };
   }, [user, fits, searchParam, filtered]);
 
-  const onScroll = useCallback(() => {
-    const el = scroller.current;
-    if (!el || !hasMore || loading) return;
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
-  }, [hasMore, loading]);
-
-  // A first page shorter than the viewport never scrolls: keep loading while there is room.
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && !loading && hasMore && el.scrollHeight <= el.clientHeight + INFINITE_SCROLL_THRESHOLD_PX) setPage((p) => p + 1);
-  }, [contacts, loading, hasMore]);
+  const { scroller, onScroll } = useInfiniteScroll({ hasMore, loading, more: () => setPage((p) => p + 1), watch: contacts });
 
   const upsert = (c: Contact) => setContacts((l) => (l.some((x) => x.id === c.id) ? l.map((x) => (x.id === c.id && !older(c, x) ? c : x)) : fits(c) ? [c, ...l] : l));
 
