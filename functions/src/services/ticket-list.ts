@@ -218,8 +218,9 @@ async function byContactTags(companyId: number, q: TicketListQuery, batch: Ticke
  * `updatedAt` first. The partitions of `sourcesFor` are merged by their common sort key; every
  * candidate passes `canSeeTicket` and the filters. Paging: `cursor` (the previous answer's
  * `nextCursor`) reads only from there on; `pageNumber` alone skips the earlier pages' tickets.
- * `count` is exact for lists of pending and open tickets and for searches; a list that includes
- * closed tickets counts the tickets up to this page (closed tickets are never all read).
+ * `count` is exact for searches and for the first page of pending and open lists (a next page of
+ * those answers none: counting reads the whole working set); a list that includes closed tickets
+ * counts the tickets up to this page (closed tickets are never all read).
  */
 export async function listTickets(identity: Identity, query: Record<string, string | undefined>) {
   const q = parseOrThrow(ticketListQuerySchema, query);
@@ -242,13 +243,16 @@ export async function listTickets(identity: Identity, query: Record<string, stri
     };
   }
 
-  const exactCount = plan.statuses.every((s) => s !== 'closed');
+  // The exact count reads the whole pending/open working set, so only the first page pays it; a
+  // next page reads its own items only (the console keeps the first page's count).
+  const workingSet = plan.statuses.every((s) => s !== 'closed');
+  const exactCount = workingSet && !q.cursor && pageNumber === 1;
   const [listed, counted] = await Promise.all([pageOf(identity, plan, skip), exactCount ? countOf(identity, plan) : Promise.resolve(undefined)]);
   const { page, hasMore } = listed;
   const last = page[page.length - 1];
   return {
     tickets: await toApiTickets(identity.companyId, page),
-    count: counted ?? skip + page.length,
+    ...(counted !== undefined ? { count: counted } : workingSet ? {} : { count: skip + page.length }),
     hasMore,
     nextCursor: hasMore && last ? sortKey(last) : null,
   };

@@ -205,7 +205,9 @@ describe('ticket list paging', () => {
     do {
       const res: { status: number; body: any } = await w.admin.get(`/tickets?status=pending${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
       expect(res.status).toBe(200);
-      expect(res.body.count).toBe(85);
+      // Counted on the first page only: a next page reads its own items, not the whole list.
+      if (cursor) expect(res.body.count).toBeUndefined();
+      else expect(res.body.count).toBe(85);
       sizes.push(res.body.tickets.length);
       seen.push(...res.body.tickets.map((t: { id: number }) => t.id));
       stamps.push(...res.body.tickets.map((t: { id: number; updatedAt: string }) => `${t.updatedAt}#${String(t.id).padStart(10, '0')}`));

@@ -60,7 +60,9 @@ describe('ticket routes', () => {
     expect(p2.body.hasMore).toBe(false);
     const byNumber = await w.admin.get('/tickets?status=pending&pageNumber=2');
     expect(byNumber.body.tickets.map((t: { id: number }) => t.id)).toEqual([made[2], made[1], made[0]]);
-    expect(byNumber.body.count).toBe(43);
+    // The exact count comes with the first page only (a next page reads just its own items).
+    expect(p1.body.count).toBe(43);
+    expect(byNumber.body.count).toBeUndefined();
     const unread = await w.admin.get('/tickets?status=pending&withUnreadMessages=true');
     expect(unread.body.tickets.every((t: { unreadMessages: number }) => t.unreadMessages > 0)).toBe(true);
     expect(unread.body.tickets).toHaveLength(21);
