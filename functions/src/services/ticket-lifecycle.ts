@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AppError,
   ACCEPT_GREETING,
@@ -24,7 +23,7 @@ import { messageSk, type MessageItem } from './messages.js';
 import { sendInTicket } from './outbound.js';
 import { settingValue } from './settings.js';
 import { visibleTicket } from './conversation.js';
-import { currentMarker, getTicketItem, ticketGuard, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem } from './tickets.js';
+import { currentMarker, getTicketItem, newTicketItem, ticketGuard, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem } from './tickets.js';
 import { contactTicketPut } from './search-index.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
 import { ticketLinkOps } from './tags.js';
@@ -173,34 +172,7 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
   const status = data.status ?? 'open';
   const id = await nextId(companyId, 'ticket');
   const iso = new Date().toISOString();
-  const ticket: TicketItem = {
-    ...ticketKey(companyId, id),
-    entity: 'ticket',
-    ...ticketIndexKeys({ companyId, id, status, userId: status === 'pending' ? null : userId, queueId: data.queueId ?? null, whatsappId, updatedAt: iso }),
-    id,
-    uuid: randomUUID(),
-    companyId,
-    status,
-    userId: status === 'pending' ? null : userId,
-    queueId: data.queueId ?? null,
-    contactId: contact.id,
-    whatsappId,
-    unreadMessages: 0,
-    isGroup: contact.isGroup,
-    lastMessage: '',
-    lastSeq: 0,
-    chatbot: false,
-    useIntegration: false,
-    integrationId: null,
-    promptId: null,
-    tagIds: [],
-    queuedAt: iso,
-    startedAt: status === 'open' ? iso : null,
-    finishedAt: status === 'closed' ? iso : null,
-    wv: 0,
-    createdAt: iso,
-    updatedAt: iso,
-  };
+  const ticket = newTicketItem({ companyId, id, status, userId: status === 'pending' ? null : userId, queueId: data.queueId ?? null, contact, whatsappId, at: iso });
   const items: TransactItem[] = [
     tx.put(ticket, 'attribute_not_exists(PK)'),
     tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),

@@ -120,6 +120,48 @@ export function ticketGuard(current: Pick<TicketItem, 'lastSeq' | 'wv'>): { cond
   return { condition: 'attribute_exists(PK) AND lastSeq = :gseq AND wv = :gwv', values: { ':gseq': current.lastSeq, ':gwv': current.wv }, wv: current.wv + 1 };
 }
 
+/** A ticket as first stored: every field at its starting value, the index keys from its state. */
+export function newTicketItem(t: {
+  companyId: number;
+  id: number;
+  status: TicketStatus;
+  userId: number | null;
+  queueId: number | null;
+  contact: { id: number; isGroup: boolean };
+  whatsappId: number;
+  at: string;
+}): TicketItem {
+  const { companyId, id, status, userId, queueId, contact, whatsappId, at } = t;
+  return {
+    ...ticketKey(companyId, id),
+    entity: 'ticket',
+    ...ticketIndexKeys({ companyId, id, status, userId, queueId, whatsappId, updatedAt: at }),
+    id,
+    uuid: randomUUID(),
+    companyId,
+    status,
+    userId,
+    queueId,
+    contactId: contact.id,
+    whatsappId,
+    unreadMessages: 0,
+    isGroup: contact.isGroup,
+    lastMessage: '',
+    lastSeq: 0,
+    chatbot: false,
+    useIntegration: false,
+    integrationId: null,
+    promptId: null,
+    tagIds: [],
+    queuedAt: at,
+    startedAt: status === 'open' ? at : null,
+    finishedAt: status === 'closed' ? at : null,
+    wv: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 export async function getTicketItem(companyId: number, id: number): Promise<TicketItem> {
   const t = await getItem<TicketItem>(ticketKey(companyId, id), true);
   if (!t) throw new AppError(404, 'ERR_NO_TICKET_FOUND');
@@ -174,34 +216,7 @@ export async function findOrCreateTicket(
       }
     }
     const id = await nextId(companyId, 'ticket');
-    const ticket: TicketItem = {
-      ...ticketKey(companyId, id),
-      entity: 'ticket',
-      ...ticketIndexKeys({ companyId, id, status: 'pending', userId: null, queueId: null, whatsappId: connectionId, updatedAt: iso }),
-      id,
-      uuid: randomUUID(),
-      companyId,
-      status: 'pending',
-      userId: null,
-      queueId: null,
-      contactId: contact.id,
-      whatsappId: connectionId,
-      unreadMessages: 0,
-      isGroup: contact.isGroup,
-      lastMessage: '',
-      lastSeq: 0,
-      chatbot: false,
-      useIntegration: false,
-      integrationId: null,
-      promptId: null,
-      tagIds: [],
-      queuedAt: iso,
-      startedAt: null,
-      finishedAt: null,
-      wv: 0,
-      createdAt: iso,
-      updatedAt: iso,
-    };
+    const ticket = newTicketItem({ companyId, id, status: 'pending', userId: null, queueId: null, contact, whatsappId: connectionId, at: iso });
     const markerCondition = cur ? '#s = :c AND ticketId = :old' : 'attribute_not_exists(PK)';
     const markerValues = cur ? { ':c': 'closed', ':old': cur.ticketId } : undefined;
     try {
