@@ -16,8 +16,11 @@ import {
   scheduleListQuerySchema,
   scheduleSchema,
   scheduleUpdateSchema,
+  scheduleErrorText,
   toQueueBody,
   type Schedule,
+  type ScheduleErrorCode,
+  type ScheduleReasonParams,
   type ScheduleStatus,
 } from '@balcao/shared';
 import { z } from 'zod';
@@ -68,6 +71,9 @@ export interface ScheduleItem {
   sentAt: string | null;
   status: ScheduleStatus;
   reason: string | null;
+  /** The reason as a code the console translates (older items have only `reason`). */
+  reasonCode?: ScheduleErrorCode | null;
+  reasonParams?: ScheduleReasonParams | null;
   whatsappId: number | null;
   ticketId: number | null;
   messageId: string | null;
@@ -129,6 +135,8 @@ export async function toApiSchedules(companyId: number, list: ScheduleItem[]): P
         sentAt: s.sentAt,
         status: s.status,
         reason: s.reason,
+        reasonCode: s.reasonCode ?? null,
+        reasonParams: s.reasonParams ?? null,
         whatsappId: s.whatsappId,
         whatsapp: w ? { id: w.id, name: w.name } : null,
         userId: s.userId,
@@ -268,6 +276,8 @@ export async function updateSchedule(identity: Identity, id: number, input: unkn
     whatsappId: data.whatsappId === undefined ? current.whatsappId : data.whatsappId,
     status: 'PENDENTE',
     reason: null,
+    reasonCode: null,
+    reasonParams: null,
     sendingAt: null,
     handoffs: 0,
     updatedAt: new Date().toISOString(),
@@ -372,7 +382,7 @@ export async function sweepSchedules(now = Date.now()): Promise<ScheduleJob[]> {
       const at = new Date(now).toISOString();
       const gaveUp = s.handoffs >= MAX_HANDOFFS;
       const set: Record<string, unknown> = gaveUp
-        ? { status: 'ERRO', reason: 'O envio não foi concluído; edite o agendamento para tentar de novo', updatedAt: at }
+        ? { status: 'ERRO', ...failure('HANDOFF_LOST'), updatedAt: at }
         : { status: 'AGENDADA', handoffs: s.handoffs + 1, ...dueKeys(s.companyId, s.id, new Date(now + HANDOFF_RETRY_MS).toISOString()), updatedAt: at };
       try {
         const saved = await updateItem<ScheduleItem>(scheduleKey(s.companyId, s.id), set, {
@@ -419,7 +429,14 @@ async function finish(s: ScheduleItem, set: Partial<ScheduleItem>): Promise<Sche
   }
 }
 
-const fail = async (s: ScheduleItem, reason: string): Promise<ScheduleOutcome> => ((await finish(s, { status: 'ERRO', reason })) ? 'failed' : 'skipped');
+/** An ERRO's fields: the code and its parameters, and the Portuguese text (or a more precise one). */
+const failure = (code: ScheduleErrorCode, params: ScheduleReasonParams = {}, text?: string) => ({
+  reason: text ?? scheduleErrorText(code, params),
+  reasonCode: code,
+  reasonParams: Object.keys(params).length ? params : null,
+});
+const fail = async (s: ScheduleItem, code: ScheduleErrorCode, params?: ScheduleReasonParams, text?: string): Promise<ScheduleOutcome> =>
+  (await finish(s, { status: 'ERRO', ...failure(code, params, text) })) ? 'failed' : 'skipped';
 
 /** The schedule's connection, or the company's default when it has none (or it was deleted). */
 async function connectionFor(s: ScheduleItem): Promise<ConnectionItem | undefined> {
@@ -442,22 +459,22 @@ export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome>
   if (s.sendingAt) {
     // Another job is sending it, or crashed while sending: the message may have gone, so never resend.
     if (Date.now() - Date.parse(s.sendingAt) < SENDING_STALE_MS) return 'skipped';
-    return fail(s, 'O envio foi interrompido; confira a conversa antes de reagendar');
+    return fail(s, 'INTERRUPTED');
   }
   const contact = await getItem<ContactItem>(contactKey(s.companyId, s.contactId));
-  if (!contact) return fail(s, 'Contato não encontrado');
+  if (!contact) return fail(s, 'CONTACT_NOT_FOUND');
   const conn = await connectionFor(s);
-  if (!conn) return fail(s, 'Nenhuma conexão disponível');
-  if (conn.status !== 'CONNECTED') return fail(s, `A conexão ${conn.name} não está conectada`);
+  if (!conn) return fail(s, 'NO_CONNECTION');
+  if (conn.status !== 'CONNECTED') return fail(s, 'CONNECTION_DOWN', { connection: conn.name });
   if (!contact.isGroup) {
     let exists = false;
     try {
       const check = await askSessionHost(s.companyId, conn.id, { op: 'checkNumber', number: contact.number });
       exists = check.op === 'checkNumber' && check.exists;
     } catch (err) {
-      return fail(s, err instanceof AppError ? err.message : `A conexão ${conn.name} não respondeu`);
+      return fail(s, 'CONNECTION_NO_ANSWER', { connection: conn.name }, err instanceof AppError ? err.message : undefined);
     }
-    if (!exists) return fail(s, 'O número não está no WhatsApp');
+    if (!exists) return fail(s, 'NOT_ON_WHATSAPP');
   }
   // The claim: only the job that writes it sends.
   let claimed: ScheduleItem;
@@ -477,9 +494,9 @@ export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome>
     const body = fillVariables(s.body, { name: contact.name, agent: user?.name ?? null, timeZone: await timeZone(s.companyId) });
     const media = s.mediaKey && s.mediaType ? { key: s.mediaKey, mimetype: s.mediaType, fileName: s.mediaName ?? undefined, size: s.mediaSize ?? 0, mediaType: 'image' as const } : undefined;
     const message = await sendInTicket(ticket, { body, userId: s.userId, media });
-    return (await finish(claimed, { status: 'ENVIADA', sentAt: new Date().toISOString(), ticketId: ticket.id, messageId: message.id, reason: null })) ? 'sent' : 'skipped';
+    return (await finish(claimed, { status: 'ENVIADA', sentAt: new Date().toISOString(), ticketId: ticket.id, messageId: message.id, reason: null, reasonCode: null, reasonParams: null })) ? 'sent' : 'skipped';
   } catch (err) {
     log.error({ err, companyId: s.companyId, scheduleId: s.id }, 'scheduled message not sent');
-    return fail(claimed, err instanceof AppError ? err.message : 'ERR_SENDING_WAPP_MSG');
+    return fail(claimed, 'SEND_FAILED', { detail: err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG' }, err instanceof AppError ? err.message : undefined);
   }
 }

@@ -66,6 +66,8 @@ describe('schedules routes', () => {
       sentAt: null,
       status: 'PENDENTE',
       reason: null,
+      reasonCode: null,
+      reasonParams: null,
       whatsappId: null,
       userId: t.adminUser.id,
       mediaPath: null,
@@ -259,16 +261,20 @@ describe('schedule dispatch (server-behaviour §8)', () => {
     const ev = `company-${t.companyId}-schedule`;
     const errA = await t.ws.waitFor(ev, (d) => d.schedule?.id === a.id && d.schedule.status === 'ERRO', 30_000, mark);
     expect(errA.data.schedule.reason).toBe('O número não está no WhatsApp');
+    // The code the console translates (pt/en/es), next to the Portuguese text.
+    expect(errA.data.schedule).toMatchObject({ reasonCode: 'NOT_ON_WHATSAPP', reasonParams: null });
     expect(errA.data.schedule.sentAt).toBeNull();
     const errB = await t.ws.waitFor(ev, (d) => d.schedule?.id === b.id && d.schedule.status === 'ERRO', 30_000, mark);
     expect(errB.data.schedule.reason).toBe(`A conexão ${offline.body.name} não está conectada`);
+    expect(errB.data.schedule).toMatchObject({ reasonCode: 'CONNECTION_DOWN', reasonParams: { connection: offline.body.name } });
+    expect((await t.admin.get(`/schedules/${b.id}`)).body).toMatchObject({ status: 'ERRO', reasonCode: 'CONNECTION_DOWN' });
     const conv = (await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${c.number}`)).body;
     expect(conv.some((m) => m.body === 'Mensagem pela conexão parada')).toBe(false);
 
     // Fixing it (another connection, a new time) puts it back to PENDENTE without the reason.
     const fixed = await t.admin.put(`/schedules/${b.id}`, { whatsappId: t.connectionId, sendAt: inAnHour() });
     expect(fixed.status).toBe(200);
-    expect(fixed.body).toMatchObject({ status: 'PENDENTE', reason: null, whatsappId: t.connectionId });
+    expect(fixed.body).toMatchObject({ status: 'PENDENTE', reason: null, reasonCode: null, reasonParams: null, whatsappId: t.connectionId });
     t.ws.close();
   });
 });

@@ -20,6 +20,46 @@ export const SCHEDULE_INVALID_DATE = 'Data inválida';
 /** The dialog's default time (spec 001 §9). */
 export const SCHEDULE_DEFAULT_AHEAD_MS = 60 * 60 * 1000;
 
+/**
+ * Why a schedule ended ERRO, as a code the console translates (the API's `reason` keeps the
+ * Portuguese text for clients that only show text). `reasonParams.connection` names the
+ * connection; `reasonParams.detail` is the failed send's error code.
+ */
+export const SCHEDULE_ERROR_CODES = [
+  'HANDOFF_LOST',
+  'INTERRUPTED',
+  'CONTACT_NOT_FOUND',
+  'NO_CONNECTION',
+  'CONNECTION_DOWN',
+  'CONNECTION_NO_ANSWER',
+  'NOT_ON_WHATSAPP',
+  'SEND_FAILED',
+] as const;
+export type ScheduleErrorCode = (typeof SCHEDULE_ERROR_CODES)[number];
+export type ScheduleReasonParams = { connection?: string; detail?: string };
+
+/** The Portuguese text of a reason (stored in `reason` next to the code). */
+export function scheduleErrorText(code: ScheduleErrorCode, params: ScheduleReasonParams = {}): string {
+  switch (code) {
+    case 'HANDOFF_LOST':
+      return 'O envio não foi concluído; edite o agendamento para tentar de novo';
+    case 'INTERRUPTED':
+      return 'O envio foi interrompido; confira a conversa antes de reagendar';
+    case 'CONTACT_NOT_FOUND':
+      return 'Contato não encontrado';
+    case 'NO_CONNECTION':
+      return 'Nenhuma conexão disponível';
+    case 'CONNECTION_DOWN':
+      return `A conexão ${params.connection ?? ''} não está conectada`;
+    case 'CONNECTION_NO_ANSWER':
+      return `A conexão ${params.connection ?? ''} não respondeu`;
+    case 'NOT_ON_WHATSAPP':
+      return 'O número não está no WhatsApp';
+    case 'SEND_FAILED':
+      return params.detail ? `A mensagem não foi enviada (${params.detail})` : 'A mensagem não foi enviada';
+  }
+}
+
 /** True for a file the schedule dialog accepts (by name and declared type; the server also sniffs bytes). */
 export function isScheduleMedia(fileName: string, mimeType: string): boolean {
   const ext = fileName.split('.').pop()?.toLowerCase() ?? '';
@@ -79,8 +119,11 @@ export interface Schedule {
   sendAt: string;
   sentAt: string | null;
   status: ScheduleStatus;
-  /** Why a send failed (status ERRO). */
+  /** Why a send failed (status ERRO), in Portuguese. */
   reason: string | null;
+  /** The same reason as a code (translated by the console), with its parameters. */
+  reasonCode: ScheduleErrorCode | null;
+  reasonParams: ScheduleReasonParams | null;
   whatsappId: number | null;
   whatsapp: { id: number; name: string } | null;
   userId: number;

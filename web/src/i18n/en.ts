@@ -531,6 +531,16 @@ const en: Catalogue = {
     deleted: 'Schedule deleted successfully.',
     deleteTitle: 'Delete the schedule for {{name}}?',
     status: { PENDENTE: 'Pending', AGENDADA: 'Scheduled', ENVIADA: 'Sent', ERRO: 'Error' },
+    reasons: {
+      HANDOFF_LOST: 'The send did not complete; edit the schedule to try again',
+      INTERRUPTED: 'The send was interrupted; check the conversation before scheduling again',
+      CONTACT_NOT_FOUND: 'Contact not found',
+      NO_CONNECTION: 'No connection available',
+      CONNECTION_DOWN: 'The connection {{connection}} is not connected',
+      CONNECTION_NO_ANSWER: 'The connection {{connection}} did not answer',
+      NOT_ON_WHATSAPP: 'The number is not on WhatsApp',
+      SEND_FAILED: 'The message was not sent. {{detail}}',
+    },
     cal: {
       date: 'Date',
       time: 'Time',

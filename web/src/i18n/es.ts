@@ -531,6 +531,16 @@ const es: Catalogue = {
     deleted: 'Programación eliminada con éxito.',
     deleteTitle: '¿Eliminar la programación de {{name}}?',
     status: { PENDENTE: 'Pendiente', AGENDADA: 'Programada', ENVIADA: 'Enviada', ERRO: 'Error' },
+    reasons: {
+      HANDOFF_LOST: 'El envío no se completó; edite la programación para intentarlo de nuevo',
+      INTERRUPTED: 'El envío se interrumpió; revise la conversación antes de reprogramar',
+      CONTACT_NOT_FOUND: 'Contacto no encontrado',
+      NO_CONNECTION: 'Ninguna conexión disponible',
+      CONNECTION_DOWN: 'La conexión {{connection}} no está conectada',
+      CONNECTION_NO_ANSWER: 'La conexión {{connection}} no respondió',
+      NOT_ON_WHATSAPP: 'El número no está en WhatsApp',
+      SEND_FAILED: 'El mensaje no se envió. {{detail}}',
+    },
     cal: {
       date: 'Fecha',
       time: 'Hora',

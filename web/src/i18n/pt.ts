@@ -532,6 +532,16 @@ const pt = {
     deleted: 'Agendamento excluído com sucesso.',
     deleteTitle: 'Excluir o agendamento de {{name}}?',
     status: { PENDENTE: 'Pendente', AGENDADA: 'Agendada', ENVIADA: 'Enviada', ERRO: 'Erro' },
+    reasons: {
+      HANDOFF_LOST: 'O envio não foi concluído; edite o agendamento para tentar de novo',
+      INTERRUPTED: 'O envio foi interrompido; confira a conversa antes de reagendar',
+      CONTACT_NOT_FOUND: 'Contato não encontrado',
+      NO_CONNECTION: 'Nenhuma conexão disponível',
+      CONNECTION_DOWN: 'A conexão {{connection}} não está conectada',
+      CONNECTION_NO_ANSWER: 'A conexão {{connection}} não respondeu',
+      NOT_ON_WHATSAPP: 'O número não está no WhatsApp',
+      SEND_FAILED: 'A mensagem não foi enviada. {{detail}}',
+    },
     cal: {
       date: 'Data',
       time: 'Hora',

@@ -17,7 +17,7 @@ import { delay, fieldError, resolver } from '../../ui/form';
 import { Icon } from '../../ui/icons';
 import { formatWhatsappNumber } from '../../ui/phone';
 import { toast } from '../../ui/toast';
-import { StatusChip } from './StatusChip';
+import { StatusChip, useScheduleReason } from './StatusChip';
 import './schedules.css';
 
 export interface ScheduleContact {
@@ -63,6 +63,7 @@ export default function ScheduleDialog({
   onSaved?: (s: Schedule) => void;
 }) {
   const { t } = useTranslation();
+  const reasonOf = useScheduleReason();
   // After a create whose upload failed, a retry edits that schedule instead of creating another.
   const [current, setCurrent] = useState<Schedule | null>(schedule);
   const [contact, setContact] = useState<ScheduleContact | null>(schedule?.contact ?? initialContact ?? null);
@@ -196,9 +197,9 @@ export default function ScheduleDialog({
             <Flex alignItems="center" gap="0.5rem" wrap="wrap">
               <StatusChip status={current.status} />
               {current.sentAt && <Text as="span">{t('schedules.sentAt', { date: new Date(current.sentAt).toLocaleString() })}</Text>}
-              {current.status === 'ERRO' && current.reason && (
-                <Text as="span" className="sch-reason" role="status">
-                  {current.reason}
+              {reasonOf(current) && (
+                <Text as="span" className="sch-reason" role="status" data-testid="schedule-reason">
+                  {reasonOf(current)}
                 </Text>
               )}
             </Flex>

@@ -17,7 +17,7 @@ import { Icon } from '../../ui/icons';
 import { formatWhatsappNumber } from '../../ui/phone';
 import { toast } from '../../ui/toast';
 import ScheduleDialog, { type ScheduleContact } from './ScheduleDialog';
-import { StatusChip } from './StatusChip';
+import { StatusChip, useScheduleReason } from './StatusChip';
 import './schedules.css';
 
 const localizer = dateFnsLocalizer({ format, parse, startOfWeek, getDay, locales: { 'pt-BR': ptBR, 'en-US': enUS, es } });
@@ -47,6 +47,7 @@ type Editing = { schedule: Schedule | null; contact?: ScheduleContact | null } |
  */
 export default function Schedules() {
   const { t, i18n } = useTranslation();
+  const reasonOf = useScheduleReason();
   const { user } = useAuth();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState('');
@@ -168,7 +169,7 @@ export default function Schedules() {
           <span className="sch-name">{name}</span>
           <span className="sch-phone">{formatWhatsappNumber(s.contact?.number)}</span>
           <span className="sch-conn">{s.whatsapp?.name ?? t('schedules.defaultConnection')}</span>
-          <StatusChip status={s.status} />
+          <StatusChip status={s.status} reason={reasonOf(s)} />
           <span className="sch-actions">
             <button type="button" className="icon-btn" aria-label={`${t('common.edit')} ${name}`} onClick={(e) => {
                 e.stopPropagation();
@@ -189,7 +190,7 @@ export default function Schedules() {
         </div>
       );
     },
-    [t],
+    [t, reasonOf],
   );
 
   return (
