@@ -19,7 +19,7 @@ import { keys, pad } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import type { Identity } from '../core/identity.js';
 import { contactIdsByToken, contactMatches, indexContact, parseQuery } from './search-index.js';
-import { assertContactTags, changeContactTags, contactIdsWithTag, contactLinkOps, refsOf, tagRefs, type TagRef } from './tags.js';
+import { assertContactTags, changeContactTags, changedTags, contactIdsWithTag, contactLinkOps, publishTagCounts, refsOf, tagRefs, type TagRef } from './tags.js';
 import { connectionKey, listConnectionItems, type ConnectionItem } from './connections.js';
 import { currentMarker } from './tickets.js';
 import type { UserItem } from './types.js';
@@ -254,6 +254,7 @@ export async function createContact(identity: Identity, input: unknown): Promise
     (i) => (i === 0 ? duplicated() : i >= 3 ? new AppError(400, 'ERR_VALIDATION', { message: 'Etiqueta inválida', fields: [{ field: 'tags', message: 'Etiqueta inválida' }] }) : undefined),
   );
   await publishContact(companyId, item, 'create');
+  await publishTagCounts(companyId, tagIds);
   return item;
 }
 
@@ -312,6 +313,7 @@ export async function updateContact(identity: Identity, id: number, input: unkno
     try {
       await transact(items, (i) => (numberChanged && i === 0 ? duplicated() : undefined));
       await publishContact(companyId, next, 'update');
+      await publishTagCounts(companyId, changedTags(before, after));
       return next;
     } catch (err) {
       if (err instanceof AppError) throw err;

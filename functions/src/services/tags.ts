@@ -46,6 +46,8 @@ export interface TagItem {
   userId: number | null;
   ticketsCount: number;
   contactsCount: number;
+  /** Goes up with every change of the counts: a late `counts` event never replaces newer ones. */
+  countsVersion?: number;
   /** Set while a delete strips the tag from its tickets and contacts: no new links meanwhile. */
   deleting?: boolean;
   createdAt: string;
@@ -69,7 +71,7 @@ const invalidTags = (field = 'tags') => new AppError(400, 'ERR_VALIDATION', { me
 
 export function toApiTag(t: TagItem) {
   const { deleting: _d, ...rest } = clean(t);
-  return { ...rest, ticketsCount: t.ticketsCount ?? 0, contactsCount: t.contactsCount ?? 0 };
+  return { ...rest, ticketsCount: t.ticketsCount ?? 0, contactsCount: t.contactsCount ?? 0, countsVersion: t.countsVersion ?? 0 };
 }
 export const tagRef = (t: TagItem): TagRef => ({ id: t.id, name: t.name, color: t.color, type: t.type });
 
@@ -115,7 +117,7 @@ function linkOps(companyId: number, kind: LinkKind, targetId: number, before: nu
     items.push(
       tx.update(
         tagKey(companyId, tagId),
-        'ADD #c :one',
+        'ADD #c :one, countsVersion :one',
         { ':one': 1, ':type': type },
         'attribute_exists(PK) AND #t = :type AND attribute_not_exists(deleting)',
         { '#c': counter, '#t': 'type' },
@@ -124,7 +126,7 @@ function linkOps(companyId: number, kind: LinkKind, targetId: number, before: nu
   }
   for (const tagId of removed) {
     items.push(tx.delete(tagLinkKey(companyId, tagId, kind, targetId), 'attribute_exists(PK)'));
-    items.push(tx.update(tagKey(companyId, tagId), 'ADD #c :minus', { ':minus': -1 }, 'attribute_exists(PK)', { '#c': counter }));
+    items.push(tx.update(tagKey(companyId, tagId), 'ADD #c :minus, countsVersion :one', { ':minus': -1, ':one': 1 }, 'attribute_exists(PK)', { '#c': counter }));
   }
   return items;
 }
@@ -167,6 +169,7 @@ export async function changeTicketTags(
   companyId: number,
   ticketId: number,
   change: (current: number[], ticket: TicketItem) => number[] | Promise<number[]>,
+  opts: { quiet?: boolean } = {},
 ): Promise<TicketItem> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const t = await getTicketItem(companyId, ticketId);
@@ -182,6 +185,7 @@ export async function changeTicketTags(
     ];
     try {
       await runTagTransaction(items);
+      if (!opts.quiet) await publishTagCounts(companyId, changedTags(before, after));
       return { ...t, tagIds: after, wv: guard.wv };
     } catch (err) {
       if (!(err instanceof Retry)) throw err;
@@ -199,6 +203,7 @@ export async function changeContactTags(
   companyId: number,
   contactId: number,
   change: (current: number[], contact: ContactItem) => number[],
+  opts: { quiet?: boolean } = {},
 ): Promise<ContactItem> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const c = await getItem<ContactItem>(contactKey(companyId, contactId), true);
@@ -211,6 +216,7 @@ export async function changeContactTags(
     const items = [contactTagsUpdate(companyId, c, after), ...linkOps(companyId, 'CT', contactId, before, after, 'contact')];
     try {
       await runTagTransaction(items);
+      if (!opts.quiet) await publishTagCounts(companyId, changedTags(before, after));
       return { ...c, tagIds: after };
     } catch (err) {
       if (!(err instanceof Retry)) throw err;
@@ -269,6 +275,33 @@ async function queryLinks(companyId: number, tagId: number, prefix: 'TK#' | 'CT#
 async function publishTag(companyId: number, action: 'create' | 'update' | 'delete', tag: TagItem) {
   const data = action === 'delete' ? { action, tagId: tag.id } : { action, tag: toApiTag(tag) };
   await publish({ companyId, event: companyEvent(companyId, 'tag'), data, audience: [{ kind: 'company' }] });
+}
+
+/** Tags added or dropped between two lists of a target's tags. */
+export const changedTags = (before: number[], after: number[]) => [
+  ...after.filter((x) => !before.includes(x)),
+  ...before.filter((x) => !after.includes(x)),
+];
+
+/**
+ * The new `ticketsCount`/`contactsCount` of tags whose links just changed (`counts` event, company
+ * audience like the other tag events), read consistently after the write. Each carries the tag's
+ * `countsVersion`: the tags page keeps the highest, so events landing out of order never undo a count.
+ */
+export async function publishTagCounts(companyId: number, tagIds: number[]) {
+  const ids = [...new Set(tagIds)];
+  if (!ids.length) return;
+  try {
+    const tags = (await Promise.all(ids.map((id) => getItem<TagItem>(tagKey(companyId, id), true)))).filter(
+      (t): t is TagItem => !!t && t.entity === 'tag' && !t.deleting,
+    );
+    if (!tags.length) return;
+    const counts = tags.map((t) => ({ id: t.id, ticketsCount: t.ticketsCount ?? 0, contactsCount: t.contactsCount ?? 0, countsVersion: t.countsVersion ?? 0 }));
+    await publish({ companyId, event: companyEvent(companyId, 'tag'), data: { action: 'counts', counts }, audience: [{ kind: 'company' }] });
+  } catch (err) {
+    // The change is stored; a lost event only leaves the tags page's count until its next load.
+    log.warn({ err, companyId }, 'tag counts event');
+  }
 }
 
 /** A ticket whose tags changed: the same `ticket update` the lists already apply, with its tags. */
@@ -389,8 +422,9 @@ export async function deleteTag(identity: Identity, id: number): Promise<void> {
     const targets = await queryLinks(companyId, id, '', 5000);
     await inParallel(targets, 8, async (l) => {
       try {
-        if (l.kind === 'TK') touchedTickets.push(await changeTicketTags(companyId, l.targetId, (cur) => cur.filter((x) => x !== id)));
-        else await changeContactTags(companyId, l.targetId, (cur) => cur.filter((x) => x !== id));
+        // No count events: the tag's own `delete` event ends its row.
+        if (l.kind === 'TK') touchedTickets.push(await changeTicketTags(companyId, l.targetId, (cur) => cur.filter((x) => x !== id), { quiet: true }));
+        else await changeContactTags(companyId, l.targetId, (cur) => cur.filter((x) => x !== id), { quiet: true });
       } catch (err) {
         if (err instanceof AppError && err.status === 404) return dropOrphanLink(companyId, id, l);
         throw err;
@@ -423,7 +457,7 @@ async function dropOrphanLink(companyId: number, tagId: number, l: { kind: LinkK
   try {
     await runTagTransaction([
       tx.delete(tagLinkKey(companyId, tagId, l.kind, l.targetId), 'attribute_exists(PK)'),
-      tx.update(tagKey(companyId, tagId), 'ADD #c :minus', { ':minus': -1 }, 'attribute_exists(PK)', { '#c': counter }),
+      tx.update(tagKey(companyId, tagId), 'ADD #c :minus, countsVersion :one', { ':minus': -1, ':one': 1 }, 'attribute_exists(PK)', { '#c': counter }),
     ]);
   } catch (err) {
     if (!(err instanceof Retry)) throw err;

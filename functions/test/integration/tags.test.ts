@@ -328,6 +328,53 @@ describe('tags routes', () => {
     expect(await ticketTags(w.admin, chat.ticketId)).toEqual(sortedIds(...swapped));
   }, 180_000);
 
+  it('tagging elsewhere sends the new counts live (counts event, company audience, newer versions win)', async () => {
+    const w = await world();
+    const agent = await member(w.admin, { profile: 'Nível 1' });
+    const ws = await socket(agent.token);
+    const other = await tenant();
+    const otherWs = await socket(other.adminToken);
+    const tk = await mkTag(w.admin, { name: 'Retorno' });
+    const ct = await mkTag(w.admin, { name: 'Cliente Prata', type: 'contact' });
+    const one = await customer(w.companyId, w.connectionId);
+    const ev = `company-${w.companyId}-tag`;
+    const countsOf = (d: any, id: number) => (d?.action === 'counts' ? (d.counts as any[]).find((c) => c.id === id) : undefined);
+
+    // A ticket tagged from its tags bar.
+    let mark = ws.mark();
+    expect((await w.admin.post('/tags/sync', { ticketId: one.ticketId, tags: [tk] })).status).toBe(200);
+    const first = countsOf((await ws.waitFor(ev, (d) => countsOf(d, tk)?.ticketsCount === 1, 20_000, mark)).data, tk);
+    expect(first).toEqual({ id: tk, ticketsCount: 1, contactsCount: 0, countsVersion: expect.any(Number) });
+
+    // The contact tagged from the tags bar, then from the contact dialog (PUT) and a new contact (POST).
+    mark = ws.mark();
+    expect((await w.admin.post('/tags/sync', { ticketId: one.ticketId, tags: [ct], type: 'contact' })).status).toBe(200);
+    const c1 = countsOf((await ws.waitFor(ev, (d) => countsOf(d, ct)?.contactsCount === 1, 20_000, mark)).data, ct);
+    const made = await w.admin.post('/contacts', { name: 'Prata Dois', number: `55219${String(Date.now()).slice(-8)}`, tags: [ct] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const c2 = countsOf((await ws.waitFor(ev, (d) => countsOf(d, ct)?.contactsCount === 2, 20_000, mark)).data, ct);
+    expect(c2.countsVersion).toBeGreaterThan(c1.countsVersion);
+    mark = ws.mark();
+    expect((await w.admin.put(`/contacts/${one.contactId}`, { tags: [] })).status).toBe(200);
+    const c3 = countsOf((await ws.waitFor(ev, (d) => countsOf(d, ct)?.contactsCount === 1, 20_000, mark)).data, ct);
+    expect(c3.countsVersion).toBeGreaterThan(c2.countsVersion);
+
+    // Untagging the ticket: down to 0; the list answers the same counts and version as the last event.
+    mark = ws.mark();
+    expect((await w.admin.post('/tags/sync', { ticketId: one.ticketId, tags: [] })).status).toBe(200);
+    const last = countsOf((await ws.waitFor(ev, (d) => countsOf(d, tk)?.ticketsCount === 0, 20_000, mark)).data, tk);
+    expect(last.countsVersion).toBeGreaterThan(first.countsVersion);
+    const row = (await w.admin.get('/tags?searchParam=Retorno')).body.tags.find((x: { id: number }) => x.id === tk);
+    expect(row).toMatchObject({ ticketsCount: 0, countsVersion: last.countsVersion });
+    expect(await counts(w.admin, ct)).toEqual({ tickets: 0, contacts: 1 });
+
+    // Another tenant hears none of it.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(otherWs.frames.some((f) => f.event === ev)).toBe(false);
+    ws.close();
+    otherWs.close();
+  }, 120_000);
+
   it('deleting a ticket drops its tag links: the counts go down and the tag deletes cleanly', async () => {
     const w = await world();
     const tag = await mkTag(w.admin, { name: 'Apagável' });

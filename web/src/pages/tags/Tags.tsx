@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { Button, Flex, Heading, Loader, Table, TableBody, TableCell, TableHead, TableRow, TextField } from '@aws-amplify/ui-react';
-import { isAdminProfile, SEARCH_DEBOUNCE_MS } from '@balcao/shared';
+import { companyEvent, isAdminProfile, SEARCH_DEBOUNCE_MS } from '@balcao/shared';
 import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
+import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { useDebounced } from '../../ui/hooks';
@@ -12,10 +13,12 @@ import { useLiveList } from '../../ui/useLiveList';
 import { EmptyRow, RowActions } from '../../ui/TableParts';
 import { toast } from '../../ui/toast';
 import TagDialog from './TagDialog';
-import { TagChip, type Tag } from './tag';
+import { TagChip, type Tag, type TagCounts } from './tag';
 import './tags.css';
 
 const matches = (tag: Tag, term: string) => !term || tag.name.toLowerCase().includes(term);
+/** A row's counts: those of the newest version, the row's own (a page or tag event) or a `counts` event's. */
+const countsOf = (tag: Tag, live: TagCounts | undefined) => (live && live.countsVersion > (tag.countsVersion ?? -1) ? live : tag);
 
 /** Tags page (spec 001 §3): search, add, table of id, chip, count and actions. */
 export default function Tags() {
@@ -33,6 +36,19 @@ export default function Tags() {
     matches,
     addOnlyCreated: true,
   });
+  // Counts changed by tagging elsewhere (a ticket's tags bar, the contact dialog): the newest per tag.
+  const [liveCounts, setLiveCounts] = useState<Map<number, TagCounts>>(() => new Map());
+  useEffect(() => {
+    if (!me) return;
+    return realtime.on(companyEvent(me.companyId, 'tag'), (data) => {
+      if (data?.action !== 'counts' || !Array.isArray(data.counts)) return;
+      setLiveCounts((prev) => {
+        const next = new Map(prev);
+        for (const c of data.counts as TagCounts[]) if ((next.get(c.id)?.countsVersion ?? -1) < c.countsVersion) next.set(c.id, c);
+        return next;
+      });
+    });
+  }, [me]);
   const [dialog, setDialog] = useState<{ tag: Tag | null } | null>(null);
   const [deleting, setDeleting] = useState<Tag | null>(null);
 
@@ -70,27 +86,30 @@ export default function Tags() {
             </TableRow>
           </TableHead>
           <TableBody>
-            {tags.map((tag) => (
-              <TableRow key={tag.id} data-testid={`tag-row-${tag.id}`}>
-                <TableCell className="id-col">{tag.id}</TableCell>
-                <TableCell>
-                  <TagChip tag={tag} />
-                  {tag.kanban === 1 && <span className="tg-kanban">{t('tags.kanban')}</span>}
-                </TableCell>
-                <TableCell className="hide-narrow">{t(`tags.types.${tag.type}`)}</TableCell>
-                <TableCell>
-                  {tag.type === 'contact' ? (
-                    // Spec 001 §3: a contact tag's count opens the contacts carrying it.
-                    <Link className="tg-count" to={`/contacts?tag=${tag.id}`} aria-label={t('tags.contactsLink', { count: tag.contactsCount, name: tag.name })}>
-                      {tag.contactsCount}
-                    </Link>
-                  ) : (
-                    tag.ticketsCount
-                  )}
-                </TableCell>
-                <RowActions name={tag.name} onEdit={() => setDialog({ tag })} onDelete={() => setDeleting(tag)} />
-              </TableRow>
-            ))}
+            {tags.map((tag) => {
+              const counts = countsOf(tag, liveCounts.get(tag.id));
+              return (
+                <TableRow key={tag.id} data-testid={`tag-row-${tag.id}`}>
+                  <TableCell className="id-col">{tag.id}</TableCell>
+                  <TableCell>
+                    <TagChip tag={tag} />
+                    {tag.kanban === 1 && <span className="tg-kanban">{t('tags.kanban')}</span>}
+                  </TableCell>
+                  <TableCell className="hide-narrow">{t(`tags.types.${tag.type}`)}</TableCell>
+                  <TableCell>
+                    {tag.type === 'contact' ? (
+                      // Spec 001 §3: a contact tag's count opens the contacts carrying it.
+                      <Link className="tg-count" data-testid="tag-count" to={`/contacts?tag=${tag.id}`} aria-label={t('tags.contactsLink', { count: counts.contactsCount, name: tag.name })}>
+                        {counts.contactsCount}
+                      </Link>
+                    ) : (
+                      <span data-testid="tag-count">{counts.ticketsCount}</span>
+                    )}
+                  </TableCell>
+                  <RowActions name={tag.name} onEdit={() => setDialog({ tag })} onDelete={() => setDeleting(tag)} />
+                </TableRow>
+              );
+            })}
             <EmptyRow show={!loading && tags.length === 0} colSpan={5} />
           </TableBody>
         </Table>

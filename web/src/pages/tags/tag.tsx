@@ -9,8 +9,13 @@ export interface Tag {
   kanban: 0 | 1;
   ticketsCount: number;
   contactsCount: number;
+  /** Goes up with every change of the counts (the newest of a row and a `counts` event wins). */
+  countsVersion?: number;
   updatedAt?: string;
 }
+
+/** The counts of one tag as the `counts` event carries them. */
+export type TagCounts = Pick<Tag, 'id' | 'ticketsCount' | 'contactsCount'> & { countsVersion: number };
 
 /** Black or white text, whichever reads better on `hex` (WCAG relative luminance). */
 export function textOn(hex: string): string {
