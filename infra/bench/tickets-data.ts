@@ -19,6 +19,7 @@ import { keys } from '@balcao/functions/core/keys';
 import { contactKey, contactsIndexKeys, numberMarker, type ContactItem } from '@balcao/functions/services/contacts';
 import { listBody, messagePointer, messageSk, type MessageItem } from '@balcao/functions/services/messages';
 import { contactTicketPut, contactTokens, indexContact, indexMessageText, messageTokens } from '@balcao/functions/services/search-index';
+import { rebuildTicketCounters } from '@balcao/functions/services/ticket-counters';
 import { currentMarker, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem, type TicketStatus } from '@balcao/functions/services/tickets';
 import type { Endpoints } from '../local/stack.js';
 import { PASSWORD, must, tenant, type Api } from './client.js';
@@ -404,6 +405,8 @@ async function writeCompany(w: Writer, table: string, spec: CompanySpec, log: (l
     }
   }
   await w.drain();
+  // The tab-badge counters of the tickets written above, as the product's migration computes them.
+  await rebuildTicketCounters(cid);
   return out;
 }
 

@@ -147,6 +147,18 @@ export async function transact(items: TransactItem[], onConditionFailed?: (index
 
 export const isConditionFailure = (err: unknown) => err instanceof ConditionalCheckFailedException;
 
+/**
+ * A transaction cancelled only because another one held one of its items at that moment (no
+ * condition failed): the same transaction may simply run again.
+ */
+export const isTransactionConflict = (err: unknown) =>
+  err instanceof TransactionCanceledException &&
+  (err.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict') &&
+  !(err.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed');
+
+/** A short, growing, jittered pause before running a conflicting transaction again. */
+export const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, 10 * 2 ** attempt * (0.5 + Math.random())));
+
 /** Allocates the next id of an entity within a company (or globally with companyId 0). */
 export async function nextId(companyId: number, entity: string): Promise<number> {
   const key = companyId === 0 ? keys.globalCounter(entity) : keys.counter(companyId, entity);

@@ -7,6 +7,7 @@ import { visibleMessage } from './message-actions.js';
 import type { MessageItem } from './messages.js';
 import { sendInTicket, type OutgoingMessage } from './outbound.js';
 import { publishTicketChange } from './ticket-lifecycle.js';
+import { counterDeltas } from './ticket-counters.js';
 import { findOrCreateTicket, getTicketItem, ticketGuard, ticketIndexKeys, ticketKey, type TicketItem } from './tickets.js';
 
 /**
@@ -71,7 +72,7 @@ async function ticketForForward(identity: Identity, contact: ContactItem, connec
     };
     Object.assign(next, ticketIndexKeys(next));
     try {
-      await transact([tx.put(next, guard.condition, guard.values)]);
+      await transact([tx.put(next, guard.condition, guard.values), ...counterDeltas(current, next)]);
       await publishTicketChange(next, 'update', current);
       return next;
     } catch (err) {

@@ -1,11 +1,12 @@
 import { getItem, putItem } from '../core/db.js';
 import { keys } from '../core/keys.js';
 import { listPlans, createPlan } from './plans.js';
-import { createCompany } from './companies.js';
+import { createCompany, listCompanies } from './companies.js';
 import { createQueue, listQueueItems } from './queues.js';
 import { createConnection, listConnectionItems } from './connections.js';
 import type { UserItem } from './types.js';
 import { backfillSearchIndex } from './migrations.js';
+import { rebuildTicketCounters } from './ticket-counters.js';
 import { log } from '../core/log.js';
 
 const DAY = 86_400_000;
@@ -22,7 +23,7 @@ export const DEMO_QUEUES = [
  * Idempotent: a second start finds the super user and changes nothing.
  */
 /** Seed steps are versioned so an older `.local/` gets the newer steps once, and never again. */
-const SEED_VERSION = 3;
+const SEED_VERSION = 4;
 const seedMarker = { PK: 'SEED', SK: 'LOCAL' };
 
 export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number }> {
@@ -72,6 +73,9 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
   // Contacts, messages and tickets stored before the search index existed (an older `.local/`, a
   // deployed table): indexed once. Idempotent, so a start interrupted before the marker redoes it.
   if (applied < 3) await backfillSearchIndex({ log: (line) => log.info(line) });
+  // Ticket counters (the tab badges) of tickets stored before they existed: counted once, at a
+  // start, before any handler serves.
+  if (applied < 4) for (const c of await listCompanies()) await rebuildTicketCounters(c.id);
   if (applied < SEED_VERSION) await putItem({ ...seedMarker, entity: 'seed', version: SEED_VERSION, companyId });
   return { companyId, adminUserId };
 }

@@ -12,7 +12,8 @@ import {
   updateTicketSchema,
   type UpdateTicketInput,
 } from '@balcao/shared';
-import { deleteItem, getItem, nextId, queryAll, transact, tx, updateItem, isConditionFailure, type TransactItem } from '../core/db.js';
+import { conflictPause, deleteItem, getItem, nextId, queryAll, transact, tx, updateItem, isConditionFailure, isTransactionConflict, type TransactItem } from '../core/db.js';
+import { counterDeltas } from './ticket-counters.js';
 import { keys } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import { sendCommand } from '../core/commands.js';
@@ -82,7 +83,8 @@ export async function commit(current: TicketItem, next: TicketItem, extra: Trans
   next.wv = guard.wv;
   Object.assign(next, ticketIndexKeys(next));
   try {
-    await transact([tx.put(next, guard.condition, guard.values), ...extra], (i) => (i === 0 ? new Raced() : onExtraFailed?.(i - 1)));
+    // The counter deltas go last: they carry no condition, so the indexes above stay the callers'.
+    await transact([tx.put(next, guard.condition, guard.values), ...extra, ...counterDeltas(current, next)], (i) => (i === 0 ? new Raced() : onExtraFailed?.(i - 1)));
   } catch (err) {
     if ((err as { name?: string }).name === 'TransactionCanceledException') throw new Raced(); // transaction conflict: read again
     throw err;
@@ -178,15 +180,20 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
     tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
   ];
   if (status !== 'closed') items.push(claimMarker(companyId, whatsappId, contact.id, id, status));
-  items.push(contactTicketPut(companyId, contact.id, id));
-  try {
-    await transact(items, (i) => (i === 2 ? new Raced() : undefined));
-  } catch (err) {
-    if (err instanceof Raced) {
-      const holder = await markerHolder(companyId, whatsappId, contact.id, id);
-      throw holder ?? new AppError(409, 'ERR_CREATING_TICKET');
+  items.push(contactTicketPut(companyId, contact.id, id), ...counterDeltas(null, ticket));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await transact(items, (i) => (i === 2 ? new Raced() : undefined));
+      break;
+    } catch (err) {
+      if (err instanceof Raced) {
+        const holder = await markerHolder(companyId, whatsappId, contact.id, id);
+        throw holder ?? new AppError(409, 'ERR_CREATING_TICKET');
+      }
+      // Another transaction held a counter at that moment: the same items again.
+      if (!isTransactionConflict(err) || attempt >= 5) throw err;
+      await conflictPause(attempt);
     }
-    throw err;
   }
   await publishTicketChange(ticket);
   return ticket;
@@ -475,6 +482,7 @@ export async function deleteTicket(identity: Identity, ticketId: number): Promis
       { Delete: { TableName: process.env.TABLE_NAME!, Key: ticketKey(current.companyId, current.id), ConditionExpression: guard.condition, ExpressionAttributeValues: guard.values } },
       tx.delete(uuidPointer(current.companyId, current.uuid)),
       ...ticketLinkOps(current.companyId, current.id, [...new Set(current.tagIds ?? [])], []),
+      ...counterDeltas(current, null),
     ];
     if (marker?.ticketId === current.id) {
       items.push({ Delete: { TableName: process.env.TABLE_NAME!, Key: currentMarker(current.companyId, current.whatsappId, current.contactId), ConditionExpression: 'ticketId = :t', ExpressionAttributeValues: { ':t': current.id } } });

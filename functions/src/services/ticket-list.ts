@@ -19,7 +19,8 @@ import type { TicketItem } from './tickets.js';
 import { toApiTickets } from './ticket-view.js';
 import { settingValue } from './settings.js';
 import { parseQuery } from './search-index.js';
-import { searchTickets } from './ticket-search.js';
+import { countSearch, searchCursor, searchTickets } from './ticket-search.js';
+import { readTicketCounters, type TicketCounter } from './ticket-counters.js';
 
 type Index = 'GSI1' | 'GSI2' | 'GSI3';
 interface Source {
@@ -218,9 +219,9 @@ export async function byContactTags(companyId: number, q: TicketListQuery, batch
  * `updatedAt` first. The partitions of `sourcesFor` are merged by their common sort key; every
  * candidate passes `canSeeTicket` and the filters. Paging: `cursor` (the previous answer's
  * `nextCursor`) reads only from there on; `pageNumber` alone skips the earlier pages' tickets.
- * `count` is exact for searches and for the first page of pending and open lists (a next page of
- * those answers none: counting reads the whole working set); a list that includes closed tickets
- * counts the tickets up to this page (closed tickets are never all read).
+ * `count` (not in the spec's answer; the badges use `GET /tickets/counts`) is given when it costs
+ * no extra reads of tickets: from the counters for pending/open lists that filter only by the
+ * fields they count, else when this page ends the list.
  */
 export async function listTickets(identity: Identity, query: Record<string, string | undefined>) {
   const q = parseOrThrow(ticketListQuerySchema, query);
@@ -229,30 +230,26 @@ export async function listTickets(identity: Identity, query: Record<string, stri
   const skip = (pageNumber - 1) * TICKETS_PAGE;
 
   if (q.searchParam && parseQuery(q.searchParam).length) {
-    const matches = await searchTickets(identity, plan);
-    const after = q.cursor ? matches.list.filter((t) => sortKey(t) < q.cursor!) : matches.list;
-    const page = after.slice(skip, skip + TICKETS_PAGE);
-    const hasMore = after.length > skip + TICKETS_PAGE;
+    // Ordered by ticket id, newest first; a page reads as far as it needs (ticket-search.ts).
+    const found = await searchTickets(identity, plan, { below: searchCursor(q.cursor), skip });
     return {
-      tickets: await toApiTickets(identity.companyId, page),
-      count: matches.list.length,
-      hasMore,
-      nextCursor: hasMore && page.length ? sortKey(page[page.length - 1]) : null,
-      /** The search reached one of its bounds: older matches exist; more words narrow it. */
-      truncated: matches.truncated,
+      tickets: await toApiTickets(identity.companyId, found.list),
+      ...(found.count !== undefined ? { count: found.count } : {}),
+      hasMore: found.hasMore,
+      nextCursor: found.nextCursor,
+      /** The search reached one of its bounds: older matches may exist; more words narrow it. */
+      truncated: found.truncated,
     };
   }
 
-  // The exact count reads the whole pending/open working set, so only the first page pays it; a
-  // next page reads its own items only (the console keeps the first page's count).
-  const workingSet = plan.statuses.every((s) => s !== 'closed');
-  const exactCount = workingSet && !q.cursor && pageNumber === 1;
-  const [listed, counted] = await Promise.all([pageOf(identity, plan, skip), exactCount ? countOf(identity, plan) : Promise.resolve(undefined)]);
+  const byCounters = countableByCounters(plan) && !q.cursor && pageNumber === 1;
+  const [listed, counted] = await Promise.all([pageOf(identity, plan, skip), byCounters ? countByCounters(identity, plan) : Promise.resolve(undefined)]);
   const { page, hasMore } = listed;
   const last = page[page.length - 1];
+  const count = counted ?? (hasMore || q.cursor ? undefined : skip + page.length);
   return {
     tickets: await toApiTickets(identity.companyId, page),
-    ...(counted !== undefined ? { count: counted } : workingSet ? {} : { count: skip + page.length }),
+    ...(count !== undefined ? { count } : {}),
     hasMore,
     nextCursor: hasMore && last ? sortKey(last) : null,
   };
@@ -305,12 +302,50 @@ async function pageOf(identity: Identity, plan: Plan, skip: number) {
   return { page, hasMore: accepted.length > skip + TICKETS_PAGE || truncated };
 }
 
+/** Lists whose filters look only at status, queue and agent: their counters can count them. */
+function countableByCounters(plan: Plan): boolean {
+  const { q } = plan;
+  const searching = !!q.searchParam && parseQuery(q.searchParam).length > 0;
+  return (
+    plan.statuses.every((s) => s === 'pending' || s === 'open') &&
+    !searching &&
+    !q.withUnreadMessages &&
+    !q.tags?.length &&
+    !q.tagsContact?.length &&
+    !plan.created &&
+    !plan.updated
+  );
+}
+
 /**
- * The exact number of tickets a list holds: the same partitions and the same rules as the list,
- * reading only the attributes the rules need (docs/decisions.md, "Tab counts").
+ * A list's size from the working-set counters (docs/decisions.md, "Tab counts"): each counter is
+ * a combination of status, queue and agent, kept when the list would read its tickets (one of the
+ * list's partitions holds them) and the viewer's rules pass them — the list's own two tests.
+ */
+async function countByCounters(identity: Identity, plan: Plan): Promise<number> {
+  const sources = sourcesFor(identity, plan.statuses, plan.q);
+  const cid = identity.companyId;
+  const inSources = (c: TicketCounter) =>
+    sources.some((src) =>
+      src.index === 'GSI1'
+        ? src.pk === `C#${cid}#TKS#${c.status}`
+        : src.pk === (src.index === 'GSI2' ? `C#${cid}#TKU#${c.userId ?? 0}#${c.status}` : `C#${cid}#TKQ#${c.queueId ?? 0}#${c.status}`),
+    );
+  let n = 0;
+  for (const c of await readTicketCounters(cid)) {
+    const facts = { ...c, companyId: cid } as unknown as TicketItem;
+    if (inSources(c) && plan.pass(facts)) n += c.n;
+  }
+  return n;
+}
+
+/**
+ * The exact number of tickets a list holds: from the counters when its filters allow, else the
+ * same partitions and rules as the list, reading only the attributes the rules need.
  */
 async function countOf(identity: Identity, plan: Plan): Promise<number> {
-  if (plan.q.searchParam && parseQuery(plan.q.searchParam).length) return (await searchTickets(identity, plan)).list.length;
+  if (countableByCounters(plan)) return countByCounters(identity, plan);
+  if (plan.q.searchParam && parseQuery(plan.q.searchParam).length) return countSearch(identity, plan);
   const streams = sourcesFor(identity, plan.statuses, plan.q).map((s) => new Stream(s, plan.updated?.[1], plan.updated?.[0], 500, true));
   const seen = new Map<number, TicketItem>();
   let read = 0;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@balcao/shared';
-import { getItem, nextId, transact, tx } from '../core/db.js';
+import { getItem, isTransactionConflict, nextId, transact, tx } from '../core/db.js';
+import { counterDeltas } from './ticket-counters.js';
 import { pad } from '../core/keys.js';
 import { contactTicketPut } from './search-index.js';
 
@@ -205,6 +206,7 @@ export async function findOrCreateTicket(
             [
               tx.update(marker, 'SET #s = :p REMOVE closedAt', { ':p': 'pending', ':c': 'closed', ':t': ticket.id }, '#s = :c AND ticketId = :t', { '#s': 'status' }),
               { Put: { TableName: process.env.TABLE_NAME!, Item: next, ConditionExpression: `${guard.condition} AND #s = :c`, ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ...guard.values, ':c': 'closed' } } },
+              ...counterDeltas(ticket, next),
             ],
             () => new RaceLost(),
           );
@@ -234,12 +236,14 @@ export async function findOrCreateTicket(
           tx.put(ticket, 'attribute_not_exists(PK)'),
           tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
           contactTicketPut(companyId, contact.id, id),
+          ...counterDeltas(null, ticket),
         ],
         () => new RaceLost(),
       );
       return { ticket, created: true, reopened: false };
     } catch (err) {
-      if (err instanceof RaceLost) continue; // another message created it first: read it again
+      // Another message created it first, or a counter was busy: read it again.
+      if (err instanceof RaceLost || isTransactionConflict(err)) continue;
       throw err;
     }
   }

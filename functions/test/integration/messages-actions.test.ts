@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectCountersMatchTickets, watchCounters } from './tickets-helpers.js';
 import { EDIT_WINDOW_EXPIRED } from '@balcao/shared';
 import { member, socket } from './client.js';
 import { PNG, conversation, messagesOf, sandboxBytes, setMessageFields, upload } from './messages-helpers.js';
@@ -117,6 +118,7 @@ describe('edit, delete and reactions', () => {
 describe('forward', () => {
   it("copies text and media to another contact's new ticket, open and assigned to the forwarder", async () => {
     const t = await conversation('5511976543001');
+    watchCounters(t.companyId);
     const text = await t.admin.post(`/messages/${t.ticketId}`, { body: 'Nosso endereço: Rua A, 10' });
     const key = await upload(t.admin, t.ticketId, 'mapa.png', 'image/png', PNG);
     const image = await t.admin.post(`/messages/${t.ticketId}`, { medias: [{ key, name: 'mapa.png', caption: 'Mapa' }] });
@@ -183,3 +185,6 @@ describe('visibility', () => {
     t.ws.close();
   });
 });
+
+// Every write path these tests went through kept the tab-badge counters exact.
+afterAll(expectCountersMatchTickets, 60_000);

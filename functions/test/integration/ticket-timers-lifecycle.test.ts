@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { member } from './client.js';
-import { customer, ticketItem, world } from './tickets-helpers.js';
+import { customer, expectCountersMatchTickets, ticketItem, world } from './tickets-helpers.js';
 
 /*
  * The lifecycle writes keep the tracking timestamps of server-behaviour §12 and the ticket timer
@@ -76,3 +76,6 @@ describe('lifecycle tracking and the timer index', () => {
     expect((await ticketItem(w.companyId, ticketId))!.GSI4PK).toBeUndefined();
   });
 });
+
+// Every write path these tests went through kept the tab-badge counters exact.
+afterAll(expectCountersMatchTickets, 60_000);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectCountersMatchTickets, watchCounters } from './tickets-helpers.js';
 import { applyStackEnv } from './client.js';
 import { connected, sandbox, ticketOf, until } from './pipeline-helpers.js';
 
@@ -44,6 +45,7 @@ const customerNumber = () => `5521${String(Date.now() % 1e5).padStart(5, '0')}${
 
 async function world() {
   const t = await connected();
+  watchCounters(t.companyId);
   const queue = await t.admin.post('/queue', { name: 'Retenção', color: `#${randomUUID().slice(0, 6)}`, greetingMessage: '' });
   expect(queue.status).toBe(201);
   const phone = async (peer: string) => (await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${peer}`)).body;
@@ -178,3 +180,6 @@ describe('ticket timers (server-behaviour §6)', () => {
     t.ws.close();
   });
 });
+
+// Every write path these tests went through kept the tab-badge counters exact.
+afterAll(expectCountersMatchTickets, 60_000);

@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { applyStackEnv, tenant } from './client.js';
 
+/** The companies `world()` made in this test file: their ticket counters are checked at its end. */
+const worlds: number[] = [];
+/** Adds a company made another way to the end-of-file counter check. */
+export const watchCounters = (companyId: number) => void worlds.push(companyId);
+
 /** A tenant with a sandbox connection and two queues. */
 export async function world() {
   const t = await tenant({ users: 10 });
+  worlds.push(t.companyId);
   const conn = await t.admin.post('/whatsapp', { name: 'Loja', provider: 'sandbox' });
   expect(conn.status).toBe(201);
   const colour = () => `#${randomUUID().slice(0, 6)}`;
@@ -53,3 +59,27 @@ export async function patchConnection(companyId: number, id: number, set: Record
 }
 
 export const ids = (list: { id: number }[]) => list.map((x) => x.id).sort((a, b) => a - b);
+
+/**
+ * The working-set counters (services/ticket-counters.ts) of every company this file made say
+ * exactly what its pending and open tickets are: every write path the tests went through kept
+ * them in step. For an `afterAll`.
+ */
+export async function expectCountersMatchTickets() {
+  applyStackEnv();
+  const { readTicketCounters, countWorkingSet } = await import('../../src/services/ticket-counters.js');
+  const key = (c: { status: string; queueId: number | null; userId: number | null; n: number }) => `${c.status}/${c.queueId}/${c.userId}=${c.n}`;
+  for (const companyId of worlds) {
+    // The two reads are apart: a worker still finishing (a late automated message, a timer) may
+    // move a ticket in between, so a difference is read again before it counts.
+    let stored: string[] = [];
+    let actual: string[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      stored = (await readTicketCounters(companyId)).map(key).sort();
+      actual = [...(await countWorkingSet(companyId)).values()].map(key).sort();
+      if (JSON.stringify(stored) === JSON.stringify(actual)) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(stored, `ticket counters of company ${companyId}`).toEqual(actual);
+  }
+}

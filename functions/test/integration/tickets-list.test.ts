@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyStackEnv, member } from './client.js';
-import { customer, ids, setSetting, world } from './tickets-helpers.js';
+import { customer, expectCountersMatchTickets, ids, setSetting, world } from './tickets-helpers.js';
 
 type Api = Awaited<ReturnType<typeof world>>['admin'];
 
@@ -231,3 +231,6 @@ describe('ticket list paging', () => {
     expect(past.body).toMatchObject({ tickets: [], hasMore: false, nextCursor: null });
   }, 180_000);
 });
+
+// Every write path these tests went through kept the tab-badge counters exact.
+afterAll(expectCountersMatchTickets, 60_000);

@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { member, socket } from './client.js';
-import { customer, ids, world } from './tickets-helpers.js';
+import { customer, expectCountersMatchTickets, ids, world } from './tickets-helpers.js';
 
 /**
  * Visibility per server-behaviour §14 on lists, single reads and events, one company:
@@ -122,3 +122,6 @@ describe('ticket visibility (§14)', () => {
     sockets.forEach((s) => s.close());
   });
 });
+
+// Every write path these tests went through kept the tab-badge counters exact.
+afterAll(expectCountersMatchTickets, 60_000);
