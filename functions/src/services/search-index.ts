@@ -203,12 +203,6 @@ export async function indexMessageText(companyId: number, ticketId: number, body
 
 // ------------------------------------------------------------------------------------ query
 
-/** Bounds of one search (the answer says `hasMore` when one is reached; typing more narrows). */
-const TICKETS_PER_WORD = 500;
-const CONTACTS_PER_WORD = 60;
-const TICKETS_PER_CONTACT = 25;
-export const MAX_CANDIDATES = 600;
-
 /** A query word: what it is looked up by and how a ticket is checked against it. */
 export interface QueryWord {
   word: string;
@@ -259,29 +253,87 @@ export function contactMatches(contact: { name: string; number: string } | undef
   return !!w.digits && contact.number.replace(/\D/g, '').includes(w.word);
 }
 
-async function queryIds(pk: string, limit: number): Promise<{ ids: number[]; full: boolean }> {
-  const ids: number[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
+/** Whether the contact lookups of a word are exact (a word over 30 characters is looked up cut). */
+export const contactLookupExact = (w: QueryWord) => w.word.length <= NAME_WORD_MAX;
+
+/**
+ * The contacts of a word (name word prefix, digits inside the number), at most `limit`;
+ * `complete` when there are no others.
+ */
+export async function contactsOfWord(companyId: number, w: QueryWord, limit: number): Promise<{ ids: Set<number>; complete: boolean }> {
+  const [byName, byDigits] = await Promise.all([
+    contactIdsByToken(companyId, 'N', w.name, limit),
+    w.digits ? contactIdsByToken(companyId, 'D', w.digits, limit) : Promise.resolve({ ids: [], more: false }),
+  ]);
+  return { ids: new Set([...byName.ids, ...byDigits.ids]), complete: !byName.more && !byDigits.more };
+}
+
+/**
+ * Ticket ids of one index partition whose sort key is the ticket id (`TOK#M#<word>`, `CTK#<contactId>`),
+ * newest first, below an exclusive bound, read lazily in growing chunks: a search reads only as far
+ * as its page needs. `seen` keeps every id read, `low` the lowest: membership is exact down to it.
+ */
+export class IdStream {
+  private buf: number[] = [];
+  private start: Record<string, unknown> | undefined;
+  done = false;
+  low = Infinity;
+  readonly seen = new Set<number>();
+  constructor(
+    private pk: string,
+    private below: number | undefined,
+    private limit: number,
+  ) {}
+
+  static message = (companyId: number, word: string, below: number | undefined, limit: number) => new IdStream(tokenPk(companyId, word), below, limit);
+  static contact = (companyId: number, contactId: number, below: number | undefined, limit: number) =>
+    new IdStream(contactTicketsPk(companyId, contactId), below, limit);
+
+  /** Nothing buffered but more to read. */
+  get starved() {
+    return !this.buf.length && !this.done;
+  }
+  head(): number | undefined {
+    return this.buf[0];
+  }
+  shift() {
+    return this.buf.shift();
+  }
+  /** Whether `id` is in the partition, when what was read can say so. */
+  knows(id: number) {
+    return this.done || id >= this.low;
+  }
+
+  /** Reads the next chunk: about `hint` ids (what the caller still needs), within the growing limit. */
+  async fill(hint?: number) {
+    if (this.done) return;
+    const limit = hint === undefined ? this.limit : Math.min(this.limit, Math.max(hint, 8));
     const out = await dynamo().send(
       new QueryCommand({
         TableName: env.tableName,
-        KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': pk },
+        KeyConditionExpression: this.below ? 'PK = :pk AND SK < :b' : 'PK = :pk',
+        ExpressionAttributeValues: this.below ? { ':pk': this.pk, ':b': pad(this.below) } : { ':pk': this.pk },
         ProjectionExpression: 'SK',
         ScanIndexForward: false,
-        Limit: limit - ids.length + 1,
-        ExclusiveStartKey: start,
+        Limit: limit,
+        ExclusiveStartKey: this.start,
       }),
     );
-    for (const i of out.Items ?? []) ids.push(Number(i.SK));
-    start = out.LastEvaluatedKey;
-  } while (start && ids.length <= limit);
-  return ids.length > limit ? { ids: ids.slice(0, limit), full: true } : { ids, full: false };
+    for (const i of out.Items ?? []) {
+      const id = Number(i.SK);
+      this.buf.push(id);
+      this.seen.add(id);
+      this.low = Math.min(this.low, id);
+    }
+    this.start = out.LastEvaluatedKey;
+    this.done = !this.start;
+    // A partition read past its first chunk is a common word: later chunks are bigger.
+    this.limit = Math.min(this.limit * 2, 200);
+  }
 }
 
 /** Runs `fn` over `xs` with at most `n` at a time. */
-async function pool<T, R>(xs: T[], n: number, fn: (x: T) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(xs: T[], n: number, fn: (x: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(xs.length);
   let next = 0;
   await Promise.all(
@@ -293,38 +345,6 @@ async function pool<T, R>(xs: T[], n: number, fn: (x: T) => Promise<R>): Promise
     }),
   );
   return out;
-}
-
-export interface WordHits {
-  w: QueryWord;
-  /** Tickets found for the word (contacts' tickets and tickets with the word in a message). */
-  tickets: Set<number>;
-  /** Tickets found through a message word (an exact match, no check needed). */
-  byMessage: Set<number>;
-  /** A bound was reached: a ticket outside `tickets` may still match. */
-  truncated: boolean;
-  /** The lookup keys were shortened: a ticket inside `tickets` may not match (check it). */
-  superset: boolean;
-}
-
-/** Reads the token partitions of one word, bounded. */
-export async function lookupWord(companyId: number, w: QueryWord): Promise<WordHits> {
-  const [byName, byDigits, byMessage] = await Promise.all([
-    contactIdsByToken(companyId, 'N', w.name, CONTACTS_PER_WORD),
-    w.digits ? contactIdsByToken(companyId, 'D', w.digits, CONTACTS_PER_WORD) : Promise.resolve({ ids: [], more: false }),
-    w.message ? queryIds(tokenPk(companyId, w.word), TICKETS_PER_WORD) : Promise.resolve({ ids: [], full: false }),
-  ]);
-  const contacts = [...new Set([...byName.ids, ...byDigits.ids])];
-  const perContact = await pool(contacts, 8, (c) => queryIds(contactTicketsPk(companyId, c), TICKETS_PER_CONTACT));
-  const tickets = new Set<number>(byMessage.ids);
-  for (const r of perContact) r.ids.forEach((id) => tickets.add(id));
-  return {
-    w,
-    tickets,
-    byMessage: new Set(byMessage.ids),
-    truncated: byName.more || byDigits.more || byMessage.full || perContact.some((r) => r.full),
-    superset: w.word.length > NAME_WORD_MAX,
-  };
 }
 
 /** Which of `ticketIds` have `word` in one of their messages (one BatchGet of token keys). */

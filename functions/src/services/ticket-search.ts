@@ -1,49 +1,216 @@
+import { TICKETS_PAGE, validationError } from '@balcao/shared';
 import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
 import { contactKey, type ContactItem } from './contacts.js';
-import { MAX_CANDIDATES, contactMatches, lookupWord, parseQuery, ticketsWithWord } from './search-index.js';
-import { byContactTags, sortKey, type Plan } from './ticket-list.js';
+import { IdStream, contactLookupExact, contactMatches, contactsOfWord, parseQuery, pool, ticketsWithWord, type QueryWord } from './search-index.js';
+import { byContactTags, type Plan } from './ticket-list.js';
 import { ticketKey, type TicketItem } from './tickets.js';
 
 /**
- * `searchParam`: every word of the text must match the ticket's contact (a name word starting
- * with it; for 4+ digits, digits inside the number) or a word of one of its messages. The token
- * partitions of each word are read (bounded), intersected starting from the smallest; a word whose
- * partitions were cut short is checked on the candidates instead (the contact, or one BatchGet of
- * its token keys). Only then are the candidates' tickets read: never a Scan, never other tickets.
+ * Bounds of one search request (docs/decisions.md, "Search pages"): what it reads depends on the
+ * page, never on how many tickets match. A bound reached answers `hasMore` (the next page goes on
+ * from there) or `truncated` (older matches may be missed: more words narrow the search).
  */
-export async function searchTickets(identity: Identity, plan: Plan): Promise<{ list: TicketItem[]; truncated: boolean }> {
-  const cid = identity.companyId;
-  const parsed = parseQuery(plan.q.searchParam ?? '');
-  const words = parsed.filter((w) => !w.filterOnly);
-  const letters = parsed.filter((w) => w.filterOnly);
-  const hits = await Promise.all(words.map((w) => lookupWord(cid, w)));
-  const order = [...hits].sort((a, b) => (a.truncated === b.truncated ? a.tickets.size - b.tickets.size : a.truncated ? 1 : -1));
-  const driver = order[0];
-  let ids = [...driver.tickets];
-  let truncated = driver.truncated;
-  for (const h of order.slice(1)) if (!h.truncated) ids = ids.filter((id) => h.tickets.has(id));
-  ids.sort((a, b) => b - a);
-  if (ids.length > MAX_CANDIDATES) {
-    ids = ids.slice(0, MAX_CANDIDATES);
-    truncated = true;
-  }
-  let list = (await batchGet<TicketItem>(ids.map((id) => ticketKey(cid, id)))).filter(plan.pass);
+/** First look at a word: its contacts and its newest message hits. */
+const CONTACT_PROBE = 12;
+const MESSAGE_PROBE = 24;
+/** Contacts whose tickets one search walks (after intersecting the words' contacts). */
+const CONTACTS_MAX = 100;
+/** Tickets examined by one request (visibility and filters may reject many). */
+const EXAMINED_MAX = 400;
+/** Message hits per ticket id below which a word's partition counts as sparse. */
+const SPARSE = 0.05;
 
-  // Words the intersection could not decide: cut short, or looked up by a shortened key.
-  const toCheck = hits.filter((h) => h.superset || (h !== driver && h.truncated));
-  const contacts =
-    list.length && (toCheck.length || letters.length || plan.q.tagsContact?.length)
-      ? new Map((await batchGet<ContactItem>(list.map((t) => contactKey(cid, t.contactId)))).map((c) => [c.id, c]))
-      : new Map<number, ContactItem>();
-  for (const h of toCheck) {
-    const sure = (t: TicketItem) => h.byMessage.has(t.id) || (!h.superset && h.tickets.has(t.id)) || contactMatches(contacts.get(t.contactId), h.w);
-    const unsure = list.filter((t) => !sure(t));
-    const viaMessages = h.w.message ? await ticketsWithWord(cid, h.w.word, unsure.map((t) => t.id)) : new Set<number>();
-    list = list.filter((t) => sure(t) || viaMessages.has(t.id));
+interface Word {
+  w: QueryWord;
+  /** Contacts matching the word (complete: every one of them). */
+  contacts: { ids: Set<number>; complete: boolean };
+  /** The word's message partition, newest first below the cursor (its first chunk read). */
+  messages: IdStream | undefined;
+}
+
+export interface SearchPage {
+  list: TicketItem[];
+  hasMore: boolean;
+  /** The next page's cursor: the id below which it goes on. */
+  nextCursor: string | null;
+  /** Known only when the whole result was read (no cursor, nothing left, no bound reached). */
+  count?: number;
+  truncated: boolean;
+  /** Tickets read (for the bounds' tests). */
+  examined: number;
+}
+
+/** A search cursor is a ticket id (older lists' `<updatedAt>#<id>` keep working by their id). */
+export function searchCursor(cursor: string | undefined): number | undefined {
+  if (!cursor) return undefined;
+  const m = /(\d+)$/.exec(cursor);
+  if (!m || !(Number(m[1]) > 0)) throw validationError('cursor', 'Valor inválido');
+  return Number(m[1]);
+}
+
+/**
+ * `searchParam` (docs/data-model.md, "Search"): every word of the text must match the ticket's
+ * contact (a name word starting with it; for 4+ digits, digits inside the number) or a word of one
+ * of its messages. Results are ordered by ticket id, newest first, which is the order of every
+ * token partition: candidates are merged lazily from a few partitions and read a chunk at a time
+ * until the page (+1) is filled with tickets that pass visibility and the filters.
+ *
+ * The candidates of a set S of the words are the tickets of the contacts matching every word of S
+ * plus the message hits of each word of S: a ticket matching all words either matches S through
+ * its contact, or some word of S through a message. S is a word whose contacts and message hits
+ * are all known and few, else the words whose message partitions are sparsest; every candidate is
+ * then checked against all words (contact sets in memory, contact items, or token keys).
+ */
+export async function searchTickets(identity: Identity, plan: Plan, opts: { below?: number; skip?: number; examine?: number } = {}): Promise<SearchPage> {
+  const cid = identity.companyId;
+  const { below, skip = 0, examine = EXAMINED_MAX } = opts;
+  const parsed = parseQuery(plan.q.searchParam ?? '');
+  const letters = parsed.filter((w) => w.filterOnly);
+  const words: Word[] = await Promise.all(
+    parsed
+      .filter((w) => !w.filterOnly)
+      .map(async (w) => {
+        const messages = w.message ? IdStream.message(cid, w.word, below, MESSAGE_PROBE + 1) : undefined;
+        const [contacts] = await Promise.all([contactsOfWord(cid, w, CONTACT_PROBE), messages?.fill()]);
+        return { w, contacts, messages };
+      }),
+  );
+  const msgDone = (x: Word) => !x.messages || x.messages.done;
+  const hits = (x: Word) => x.messages?.seen.size ?? 0;
+
+  // S: a closed word (every candidate known, few); else the sparsest message partitions.
+  const closed = words.filter((x) => x.contacts.complete && msgDone(x)).sort((a, b) => a.contacts.ids.size + hits(a) - (b.contacts.ids.size + hits(b)));
+  let drivers: Word[];
+  if (closed.length) drivers = [closed[0]];
+  else {
+    // Density of a partition's first chunk: ids read over the id span they cover.
+    const density = (x: Word) => (msgDone(x) ? 0 : hits(x) / Math.max(1, (below ?? x.messages!.seen.values().next().value!) - x.messages!.low));
+    // A sparse partition adds few candidates and its word narrows the contacts' intersection; a
+    // dense one ("pedido") is left to the per-candidate check.
+    const least = Math.min(...words.map(density));
+    drivers = words.filter((x) => density(x) <= Math.max(2 * least, SPARSE));
   }
-  for (const w of letters) list = list.filter((t) => contactMatches(contacts.get(t.contactId), w));
-  list = await byContactTags(cid, plan.q, list, contacts);
-  list.sort((a, b) => (sortKey(a) < sortKey(b) ? 1 : -1));
-  return { list, truncated };
+
+  // Contacts matching every driver word.
+  let truncated = false;
+  await Promise.all(
+    drivers.map(async (x) => {
+      if (!x.contacts.complete) x.contacts = await contactsOfWord(cid, x.w, CONTACTS_MAX);
+    }),
+  );
+  const lists = [...drivers].sort((a, b) => Number(b.contacts.complete) - Number(a.contacts.complete) || a.contacts.ids.size - b.contacts.ids.size);
+  const base = lists[0];
+  if (!base.contacts.complete) truncated = true;
+  let matched = [...base.contacts.ids].filter((c) => lists.slice(1).every((x) => !(x.contacts.complete && contactLookupExact(x.w)) || x.contacts.ids.has(c)));
+  const contactCache = new Map<number, ContactItem | null>();
+  const contactsOf = async (ids: number[]) => {
+    const missing = [...new Set(ids)].filter((c) => !contactCache.has(c));
+    if (missing.length) {
+      const found = await batchGet<ContactItem>(missing.map((c) => contactKey(cid, c)));
+      for (const c of missing) contactCache.set(c, null);
+      for (const c of found) contactCache.set(c.id, c);
+    }
+  };
+  if (matched.length && lists.some((x) => !(x.contacts.complete && contactLookupExact(x.w)))) {
+    await contactsOf(matched);
+    matched = matched.filter((c) => lists.every((x) => contactMatches(contactCache.get(c) ?? undefined, x.w)));
+  }
+  const driverSet = new Set(drivers);
+
+  // The candidate streams, merged by id, newest first.
+  const byContact = matched.map((c) => IdStream.contact(cid, c, below, 4));
+  const streams: IdStream[] = [...byContact, ...drivers.flatMap((x) => (x.messages ? [x.messages] : []))];
+  const fromContacts = new Set<number>();
+  const nextCandidates = async (n: number): Promise<number[]> => {
+    const out: number[] = [];
+    while (out.length < n) {
+      await pool(
+        streams.filter((s) => s.starved),
+        16,
+        (s) => s.fill(n - out.length + 1),
+      );
+      let top: number | undefined;
+      for (const s of streams) {
+        const h = s.head();
+        if (h !== undefined && (top === undefined || h > top)) top = h;
+      }
+      if (top === undefined) break;
+      for (const s of streams) if (s.head() === top) s.shift();
+      if (byContact.some((s) => s.seen.has(top))) fromContacts.add(top);
+      out.push(top);
+    }
+    return out;
+  };
+
+  // Does ticket t satisfy word x? true / false, or undefined when an item must be read to say.
+  const byContactSide = (t: TicketItem, x: Word): boolean | undefined => {
+    if (driverSet.has(x) && fromContacts.has(t.id)) return true;
+    if (x.contacts.complete && contactLookupExact(x.w)) return x.contacts.ids.has(t.contactId);
+    const c = contactCache.get(t.contactId);
+    return c === undefined ? undefined : contactMatches(c ?? undefined, x.w);
+  };
+  const byMessageSide = (t: TicketItem, x: Word): boolean | undefined => {
+    if (!x.messages) return false;
+    return x.messages.knows(t.id) ? x.messages.seen.has(t.id) : undefined;
+  };
+  const viaTokens = new Map<Word, Set<number>>();
+  const satisfies = (t: TicketItem, x: Word): boolean | undefined => {
+    const c = byContactSide(t, x);
+    if (c) return true;
+    const m = viaTokens.get(x)?.has(t.id) || byMessageSide(t, x);
+    if (m) return true;
+    return c === false && m === false ? false : undefined;
+  };
+
+  const want = skip + TICKETS_PAGE + 1;
+  const accepted: TicketItem[] = [];
+  let examined = 0;
+  let last: number | undefined;
+  let exhausted = false;
+  while (accepted.length < want) {
+    if (examined >= examine) break;
+    const ids = await nextCandidates(Math.min(Math.max(want - accepted.length, 10), examine - examined, 100));
+    if (!ids.length) {
+      exhausted = true;
+      break;
+    }
+    examined += ids.length;
+    last = ids[ids.length - 1];
+    const read = new Map((await batchGet<TicketItem>(ids.map((id) => ticketKey(cid, id)))).map((t) => [t.id, t]));
+    let batch = ids.map((id) => read.get(id)).filter((t): t is TicketItem => !!t && plan.pass(t));
+    // Contact items for the words the contact sets cannot decide, the letters and the contact tags.
+    const needContact = batch.filter((t) => letters.length || plan.q.tagsContact?.length || words.some((x) => byContactSide(t, x) === undefined && !byMessageSide(t, x)));
+    await contactsOf(needContact.map((t) => t.contactId));
+    // Token keys for what is still open (one BatchGet per word).
+    for (const x of words) {
+      const open = batch.filter((t) => satisfies(t, x) === undefined).map((t) => t.id);
+      if (open.length && x.w.message) viaTokens.set(x, new Set([...(viaTokens.get(x) ?? []), ...(await ticketsWithWord(cid, x.w.word, open))]));
+    }
+    batch = batch.filter((t) => words.every((x) => satisfies(t, x)) && letters.every((w) => contactMatches(contactCache.get(t.contactId) ?? undefined, w)));
+    const known = new Map([...contactCache].filter((e): e is [number, ContactItem] => !!e[1]));
+    accepted.push(...(await byContactTags(cid, plan.q, batch, known)));
+  }
+  if (!exhausted && accepted.length < want && streams.every((s) => s.done && s.head() === undefined)) exhausted = true;
+
+  const list = accepted.slice(skip, skip + TICKETS_PAGE);
+  const full = accepted.length > skip + TICKETS_PAGE;
+  const hasMore = full || !exhausted;
+  const nextCursor = full ? String(list[list.length - 1].id) : hasMore && last !== undefined ? String(last) : null;
+  const count = below === undefined && exhausted && !truncated ? accepted.length : undefined;
+  return { list, hasMore, nextCursor, ...(count !== undefined ? { count } : {}), truncated, examined };
+}
+
+/** How many tickets a search finds, read page by page up to a bound (the tab badges under a search). */
+export async function countSearch(identity: Identity, plan: Plan, examine = 4000): Promise<number> {
+  let n = 0;
+  let below: number | undefined;
+  let left = examine;
+  for (;;) {
+    const page = await searchTickets(identity, plan, { below, examine: Math.min(EXAMINED_MAX, left) });
+    n += page.list.length;
+    left -= page.examined;
+    if (!page.hasMore || !page.nextCursor || left <= 0) return n;
+    below = Number(page.nextCursor);
+  }
 }
