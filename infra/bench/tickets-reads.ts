@@ -10,6 +10,8 @@ export interface DbCall {
   label: string;
   read: number;
   itemsRead: number;
+  /** Items of the ticket counters (one per status × queue × agent: a company-wide aggregate, not tickets). */
+  counterItems: number;
 }
 
 const calls: DbCall[] = [];
@@ -28,7 +30,8 @@ export function installRecorder() {
       if (!recording) return out;
       const name = (context.commandName ?? '?').replace(/Command$/, '');
       if (!/^(Query|GetItem|BatchGetItem|Scan)$/.test(name)) return out;
-      const input = args.input as { IndexName?: string; ProjectionExpression?: string };
+      const input = args.input as { IndexName?: string; ProjectionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> };
+      const counters = name === 'Query' && /#TCNT$/.test(String(input.ExpressionAttributeValues?.[':pk'] ?? ''));
       const o = out.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]>; ConsumedCapacity?: Capacity | Capacity[] };
       const itemsRead =
         name === 'Query' || name === 'Scan'
@@ -39,7 +42,8 @@ export function installRecorder() {
               : 0
             : Object.values(o.Responses ?? {}).reduce((a, l) => a + l.length, 0);
       const read = ([o.ConsumedCapacity].flat().filter(Boolean) as Capacity[]).reduce((a, c) => a + (c.ReadCapacityUnits ?? c.CapacityUnits ?? 0), 0);
-      calls.push({ label: `${name}${input.IndexName ? ` ${input.IndexName}` : ''}${input.ProjectionExpression ? ' (projected)' : ''}`, read, itemsRead });
+      const label = `${name}${input.IndexName ? ` ${input.IndexName}` : ''}${counters ? ' counters' : ''}${input.ProjectionExpression ? ' (projected)' : ''}`;
+      calls.push({ label, read, itemsRead, counterItems: counters ? itemsRead : 0 });
       return out;
     },
     // The capacity middleware (functions/src/core/aws.ts) asks for ConsumedCapacity on every call.
@@ -63,13 +67,15 @@ export function sumCalls(list: DbCall[]) {
   const by: Record<string, { calls: number; itemsRead: number; read: number }> = {};
   let read = 0;
   let itemsRead = 0;
+  let counterItems = 0;
   for (const c of list) {
     read += c.read;
     itemsRead += c.itemsRead;
+    counterItems += c.counterItems;
     const b = (by[c.label] ??= { calls: 0, itemsRead: 0, read: 0 });
     b.calls++;
     b.itemsRead += c.itemsRead;
     b.read = Math.round((b.read + c.read) * 100) / 100;
   }
-  return { read: Math.round(read * 100) / 100, itemsRead, calls: list.length, byCommand: by };
+  return { read: Math.round(read * 100) / 100, itemsRead, counterItems, calls: list.length, byCommand: by };
 }
