@@ -113,6 +113,7 @@ export const routes: RouteDef[] = [
   // contacts, tags, quick replies (issue 5)
   r('GET', '/contacts', 'contacts'),
   r('GET', '/contacts/list', 'contacts'),
+  r('GET', '/contacts/export', 'contacts'),
   r('GET', '/contacts/{id}', 'contacts'),
   r('POST', '/contacts', 'contacts'),
   r('PUT', '/contacts/{id}', 'contacts'),

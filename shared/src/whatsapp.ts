@@ -130,7 +130,8 @@ export const outboundCommandSchema = z.discriminatedUnion('type', [
     rpcId: z.string(),
     call: z.discriminatedUnion('op', [
       z.object({ op: z.literal('checkNumber'), number: z.string() }),
-      z.object({ op: z.literal('addressBook') }),
+      // A page of the address book in number order: the entries after `after`, at most `limit`.
+      z.object({ op: z.literal('addressBook'), after: z.string().max(64).optional(), limit: z.number().int().positive().max(5000).optional() }),
     ]),
   }),
   /** Session control from the connections page (§2.8 actions). */
@@ -175,7 +176,23 @@ export const MEDIA_PLACEHOLDER: Partial<Record<MediaType, string>> = {
 /** Answers of the `rpc` command, as written to the table. */
 export type RpcAnswer =
   | { op: 'checkNumber'; exists: boolean; number?: string; lid?: string }
-  | { op: 'addressBook'; contacts: { number: string; name: string }[] };
+  | { op: 'addressBook'; contacts: AddressBookEntry[]; total?: number; offset?: number };
+
+export type AddressBookEntry = { number: string; name: string };
+
+/**
+ * One page of a phone's address book: entries sorted by number (each number once), those after
+ * `after`, at most `limit`; `total` entries in the book, `offset` of the first one. Paging by the
+ * last number seen (not a position) never skips an entry when the book changes between pages, and
+ * keeps every answer small (the answer is a table item, at most 400 KB).
+ */
+export function addressBookPage(book: AddressBookEntry[], page: { after?: string; limit?: number }): Extract<RpcAnswer, { op: 'addressBook' }> {
+  const unique = [...new Map(book.filter((e) => e && typeof e.number === 'string' && e.number).map((e) => [e.number, e])).values()];
+  unique.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+  const offset = page.after === undefined ? 0 : unique.filter((e) => e.number <= page.after!).length;
+  const contacts = unique.slice(offset, page.limit ? offset + page.limit : undefined);
+  return { op: 'addressBook', contacts, total: unique.length, offset };
+}
 
 /** WhatsApp-style message ids for what we send (so the echo is recognised: §1). */
 export function newWaMessageId(): string {

@@ -3,7 +3,7 @@ import { AppError, type RpcAnswer } from '@balcao/shared';
 import { getItem, putItem } from './db.js';
 import { sendCommand } from './commands.js';
 
-type Call = { op: 'checkNumber'; number: string } | { op: 'addressBook' };
+type Call = { op: 'checkNumber'; number: string } | { op: 'addressBook'; after?: string; limit?: number };
 
 /**
  * Asks the session host a question and waits for its answer in the table. Works the same in AWS

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { AppError, IMPORT_MAX_ROWS, companyEvent, contactImportRowSchema, contactImportSchema, parseOrThrow, type ContactImportRow } from '@balcao/shared';
+import { AppError, IMPORT_MAX_ROWS, addressBookPage, companyEvent, contactImportRowSchema, contactImportSchema, parseOrThrow, type ContactImportRow } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { log } from '../core/log.js';
@@ -286,18 +286,30 @@ export async function importContactList(identity: Identity, body: Record<string,
 
 /**
  * `POST /contacts/import`: the address book of a connection's phone (the given `whatsappId`, else
- * the default connection), asked through the session host.
+ * the default connection), asked through the session host one page at a time: IMPORT_MAX_ROWS
+ * entries in number order after `after`. The answer adds `total` (entries in the book) and `next`
+ * (the `after` of the following call, null at the end); the console calls until `next` is null.
+ * Rows are numbered through the whole book. Importing a page again changes nothing (unchanged).
  */
-export async function importFromPhone(identity: Identity, body: Record<string, unknown>): Promise<ImportResult> {
+export async function importFromPhone(identity: Identity, body: Record<string, unknown>): Promise<ImportResult & { total: number; next: string | null }> {
   const data = parseOrThrow(contactImportSchema, body);
   const connections = await listConnectionItems(identity.companyId);
   const connection = data.whatsappId ? connections.find((c) => c.id === data.whatsappId) : connections.find((c) => c.isDefault) ?? connections[0];
   if (!connection) throw new AppError(data.whatsappId ? 404 : 400, data.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
   if (connection.status !== 'CONNECTED') throw new AppError(400, 'ERR_WAPP_NOT_INITIALIZED');
-  const answer = await askSessionHost(identity.companyId, connection.id, { op: 'addressBook' }, 20_000);
+  const asked = { after: data.after, limit: IMPORT_MAX_ROWS };
+  const answer = await askSessionHost(identity.companyId, connection.id, { op: 'addressBook', ...asked }, 20_000);
   if (answer.op !== 'addressBook') throw new AppError(502, 'ERR_WAPP_NOT_INITIALIZED');
-  const rows = answer.contacts.slice(0, IMPORT_MAX_ROWS).map((c) => ({ name: (c.name ?? '').slice(0, 50), number: c.number }));
+  // A session host of an older version answers the whole book: the page is cut here the same way.
+  const page = answer.total === undefined || answer.offset === undefined ? addressBookPage(answer.contacts, asked) : answer;
+  const entries = page.contacts.slice(0, IMPORT_MAX_ROWS);
+  const rows = entries.map((c) => ({ name: (c.name ?? '').slice(0, 50), number: c.number }));
   const { result, createdItems } = await importRows(identity.companyId, rows, connection.id);
   await announce(identity.companyId, createdItems, result.updated > 0);
-  return result;
+  const offset = page.offset ?? 0;
+  for (const r of result.contacts) r.row += offset;
+  for (const r of result.refused) r.row += offset;
+  const total = page.total ?? entries.length;
+  const last = entries.at(-1)?.number;
+  return { ...result, total, next: last && offset + entries.length < total ? last : null };
 }

@@ -1,10 +1,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   AppError,
+  CONTACTS_EXPORT_PAGE,
   CONTACTS_PAGE,
   SAME_ATTENDANT,
   can,
   companyEvent,
+  contactExportQuerySchema,
   contactListQuerySchema,
   contactSchema,
   contactTransferSchema,
@@ -19,7 +21,7 @@ import { keys, pad } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import type { Identity } from '../core/identity.js';
 import { contactIdsByToken, contactMatches, indexContact, parseQuery } from './search-index.js';
-import { assertContactTags, changeContactTags, changedTags, contactIdsWithTag, contactLinkOps, publishTagCounts, refsOf, tagRefs, type TagRef } from './tags.js';
+import { assertContactTags, changeContactTags, changedTags, contactIdsWithTag, contactLinkOps, publishTagCounts, refsOf, tagKey, tagRefs, type TagRef } from './tags.js';
 import { connectionKey, listConnectionItems, type ConnectionItem } from './connections.js';
 import { currentMarker } from './tickets.js';
 import type { UserItem } from './types.js';
@@ -389,6 +391,34 @@ async function queryPartition(index: 'GSI1' | 'GSI3' | undefined, pk: string, li
 /** Contacts of the search index (services/search-index.ts): name words by prefix, digits inside numbers. */
 const tokenIds = (companyId: number, kind: 'N' | 'D', token: string, limit: number) => contactIdsByToken(companyId, kind, token, limit);
 
+type Words = ReturnType<typeof parseQuery>;
+
+/** Ids that may match every word (name prefix or digits), from the search index; `truncated` when a word had more. */
+async function wordCandidates(companyId: number, words: Words): Promise<{ ids: Set<number> | undefined; truncated: boolean }> {
+  let ids: Set<number> | undefined;
+  let truncated = false;
+  for (const w of words) {
+    const [byName, byDigits] = await Promise.all([
+      tokenIds(companyId, 'N', w.name, SEARCH_PER_WORD),
+      w.digits ? tokenIds(companyId, 'D', w.digits, SEARCH_PER_WORD) : Promise.resolve({ ids: [] as number[], more: false }),
+    ]);
+    truncated ||= byName.more || byDigits.more;
+    const these = [...byName.ids, ...byDigits.ids];
+    ids = ids ? new Set(these.filter((x) => ids!.has(x))) : new Set(these);
+  }
+  return { ids, truncated };
+}
+
+/**
+ * Whether a contact read matches the filters: the index may hold tokens of an old name or number
+ * (and prefixes cut at 20), and links or attendant entries may lag a change, so each is checked.
+ */
+const fitsQuery = (c: ContactItem, words: Words, q: { tagsContact?: number[]; users?: number[] }) =>
+  c.entity === 'contact' &&
+  words.every((w) => contactMatches(c, w)) &&
+  (q.tagsContact ?? []).every((t) => (c.tagIds ?? []).includes(t)) &&
+  (!q.users?.length || (c.userId !== null && q.users.includes(c.userId)));
+
 /**
  * `GET /contacts` (spec 001 §7): alphabetical pages of 20 with `{contacts, count, hasMore}`.
  * Search: words of the name (prefix, accents and case folded) and digits of the number, through
@@ -420,13 +450,10 @@ export async function listContacts(identity: Identity, query: Record<string, str
     candidate = candidate ? new Set(ids.filter((x) => candidate!.has(x))) : new Set(ids);
   };
   const words = term ? parseQuery(term) : [];
-  for (const w of words) {
-    const [byName, byDigits] = await Promise.all([
-      tokenIds(companyId, 'N', w.name, SEARCH_PER_WORD),
-      w.digits ? tokenIds(companyId, 'D', w.digits, SEARCH_PER_WORD) : Promise.resolve({ ids: [] as number[], more: false }),
-    ]);
-    truncated ||= byName.more || byDigits.more;
-    narrow([...byName.ids, ...byDigits.ids]);
+  if (words.length) {
+    const byWords = await wordCandidates(companyId, words);
+    truncated ||= byWords.truncated;
+    narrow([...(byWords.ids ?? [])]);
   }
   for (const tagId of q.tagsContact ?? []) {
     const r = await contactIdsWithTag(companyId, tagId, MAX_FILTER_IDS);
@@ -442,15 +469,99 @@ export async function listContacts(identity: Identity, query: Record<string, str
     }
     narrow(ids);
   }
-  const found = (await batchGet<ContactItem>([...(candidate ?? [])].map((id) => contactKey(companyId, id)))).filter((c) => c.entity === 'contact');
-  // The index may hold tokens of an old name or number (and prefixes cut at 20): check each.
-  const matches = found
-    .filter((c) => words.every((w) => contactMatches(c, w)))
-    .filter((c) => (q.tagsContact ?? []).every((t) => (c.tagIds ?? []).includes(t)))
-    .filter((c) => !q.users?.length || (c.userId !== null && q.users.includes(c.userId)))
-    .sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1));
+  const found = await batchGet<ContactItem>([...(candidate ?? [])].map((id) => contactKey(companyId, id)));
+  const matches = found.filter((c) => fitsQuery(c, words, q)).sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1));
   const page = matches.slice(skip, skip + CONTACTS_PAGE);
   return { contacts: await toApiContacts(companyId, page), count: matches.length, hasMore: matches.length > skip + CONTACTS_PAGE || truncated };
+}
+
+// ---------------------------------------------------------------- export
+
+type ExportCursor = { k: Record<string, string>; u?: number };
+const badCursor = () => new AppError(400, 'ERR_VALIDATION', { message: 'Valor inválido', fields: [{ field: 'cursor', message: 'Valor inválido' }] });
+const encodeCursor = (c: ExportCursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+
+/** A cursor of this export only: its key must lie in the partition this query reads (never another tenant's). */
+function decodeCursor(raw: string | undefined, fits: (c: ExportCursor) => boolean): ExportCursor | undefined {
+  if (!raw) return undefined;
+  let c: ExportCursor;
+  try {
+    c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as ExportCursor;
+  } catch {
+    throw badCursor();
+  }
+  const keyOk = !!c && typeof c === 'object' && !!c.k && typeof c.k === 'object' && Object.keys(c.k).length <= 4 && Object.values(c.k).every((v) => typeof v === 'string');
+  if (!keyOk || !fits(c)) throw badCursor();
+  return c;
+}
+
+/** One page of a partition (or its `prefix`), from `start`; `next` is DynamoDB's key to go on from. */
+async function queryPage(index: 'GSI1' | 'GSI3' | undefined, pk: string, limit: number, start?: Record<string, string>, prefix?: string) {
+  const keyName = index ? `${index}PK` : 'PK';
+  const skName = index ? `${index}SK` : 'SK';
+  const out = await dynamo().send(
+    new QueryCommand({
+      TableName: env.tableName,
+      IndexName: index,
+      KeyConditionExpression: prefix ? `${keyName} = :pk AND begins_with(${skName}, :p)` : `${keyName} = :pk`,
+      ExpressionAttributeValues: prefix ? { ':pk': pk, ':p': prefix } : { ':pk': pk },
+      Limit: limit,
+      ExclusiveStartKey: start && Object.keys(start).length ? start : undefined,
+    }),
+  );
+  return { items: out.Items ?? [], next: out.LastEvaluatedKey as Record<string, string> | undefined };
+}
+
+/**
+ * `GET /contacts/export` (the CSV export, spec 001 §8): every contact matching the contacts page's
+ * filters, in pages of at most CONTACTS_EXPORT_PAGE read with a cursor, so a company of any size
+ * exports in full at a cost linear in its contacts (the list's `pageNumber` re-reads every earlier
+ * page). One partition drives the reading, each contact appearing in it once: the first tag's links,
+ * else the attendants' index one attendant after the other, else the search index (bounded like the
+ * list's search: one page), else the alphabetical index; the other filters are checked on each
+ * contact. A page may hold fewer contacts than read (filtered out), even none, with a `next`.
+ */
+export async function exportContacts(identity: Identity, query: Record<string, string | undefined>) {
+  const companyId = identity.companyId;
+  const q = parseOrThrow(contactExportQuerySchema, query);
+  const term = (q.searchParam ?? '').trim();
+  const words = term ? parseQuery(term) : [];
+  const tags = q.tagsContact ?? [];
+  const users = q.users ?? [];
+  let found: ContactItem[];
+  let next: ExportCursor | undefined;
+  if (tags.length) {
+    const pk = tagKey(companyId, tags[0]).PK;
+    const cursor = decodeCursor(q.cursor, (c) => c.k.PK === pk && c.k.SK?.startsWith('CT#'));
+    const page = await queryPage(undefined, pk, CONTACTS_EXPORT_PAGE, cursor?.k, 'CT#');
+    const ids = page.items.filter((l) => l.entity === 'tagLink').map((l) => Number(l.targetId));
+    found = await batchGet<ContactItem>(ids.map((id) => contactKey(companyId, id)));
+    next = page.next && { k: page.next };
+  } else if (users.length) {
+    const cursor = decodeCursor(
+      q.cursor,
+      (c) => Number.isInteger(c.u) && c.u! >= 0 && c.u! < users.length && (!Object.keys(c.k).length || c.k.GSI3PK === attendantPartition(companyId, users[c.u!])),
+    );
+    const u = cursor?.u ?? 0;
+    const page = await queryPage('GSI3', attendantPartition(companyId, users[u]), CONTACTS_EXPORT_PAGE, cursor?.k);
+    found = page.items as ContactItem[];
+    next = page.next ? { u, k: page.next } : u + 1 < users.length ? { u: u + 1, k: {} } : undefined;
+  } else if (words.length) {
+    if (q.cursor) throw badCursor();
+    const { ids } = await wordCandidates(companyId, words);
+    found = await batchGet<ContactItem>([...(ids ?? [])].map((id) => contactKey(companyId, id)));
+  } else {
+    const pk = `C#${companyId}#CONTACTS`;
+    const cursor = decodeCursor(q.cursor, (c) => c.k.GSI1PK === pk && !!c.k.PK?.startsWith(`C#${companyId}#CT#`));
+    const page = await queryPage('GSI1', pk, CONTACTS_EXPORT_PAGE, cursor?.k);
+    found = page.items as ContactItem[];
+    next = page.next && { k: page.next };
+  }
+  const contacts = found
+    .filter((c) => fitsQuery(c, words, q))
+    .sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1))
+    .map((c) => ({ id: c.id, name: c.name, number: c.number, email: c.email ?? '' }));
+  return { contacts, next: next ? encodeCursor(next) : null };
 }
 
 /** `GET /contacts/list`: a brief alphabetical list for pickers (at most 1 000; `searchParam` narrows). */

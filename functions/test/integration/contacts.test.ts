@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORT_MAX_ROWS, SAME_ATTENDANT } from '@balcao/shared';
+import { CONTACTS_EXPORT_PAGE, IMPORT_MAX_ROWS, SAME_ATTENDANT } from '@balcao/shared';
 import { member, socket, tenant, uniq } from './client.js';
 import { connected, sandbox } from './pipeline-helpers.js';
 import { customer, phone } from './tickets-helpers.js';
@@ -234,6 +234,69 @@ describe('contacts routes', () => {
     console.log(`imports of 20 rows per call, two at once: ${times.join(', ')} ms`);
   }, 300_000);
 
+  it('exports every contact in cursor pages, with the filters; a broken or foreign cursor is refused', async () => {
+    const t = await tenant();
+    type Row = { id: number; name: string; number: string; email: string };
+    const exportAll = async (api: typeof t.admin, qs = '') => {
+      const rows: Row[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await api.get(`/contacts/export?${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+        expect(res.body.contacts.length).toBeLessThanOrEqual(CONTACTS_EXPORT_PAGE);
+        rows.push(...res.body.contacts);
+        cursor = res.body.next;
+        pages++;
+      } while (cursor && pages < 20);
+      expect(new Set(rows.map((r) => r.id)).size, 'each contact once').toBe(rows.length);
+      return { rows, pages };
+    };
+
+    // More than one page of contacts (imported 300 a call, as the console does).
+    const size = CONTACTS_EXPORT_PAGE + 150;
+    const book = Array.from({ length: size }, (_, i) => ({ name: `Exporta ${i + 1}`, number: phone(), email: i === 0 ? 'um@exporta.test' : '' }));
+    for (let i = 0; i < size; i += IMPORT_MAX_ROWS) {
+      const res = await t.admin.post('/contacts/importList', book.slice(i, i + IMPORT_MAX_ROWS));
+      expect(res.body.created, JSON.stringify(res.body).slice(0, 300)).toBe(Math.min(IMPORT_MAX_ROWS, size - i));
+    }
+    const all = await exportAll(t.admin);
+    expect(all.pages).toBe(2);
+    expect(all.rows.map((r) => r.number).sort()).toEqual(book.map((b) => b.number).sort());
+    expect(all.rows.find((r) => r.name === 'Exporta 1')).toMatchObject({ email: 'um@exporta.test', id: expect.any(Number) });
+    expect(Object.keys(all.rows[0]).sort()).toEqual(['email', 'id', 'name', 'number']);
+
+    // Filters as on the contacts page: a tag, attendants (any), a search; together.
+    const ids = all.rows.map((r) => r.id);
+    const tag = (await t.admin.post('/tags', { name: 'Exportar', type: 'contact' })).body.id as number;
+    const a = await member(t.admin);
+    const b = await member(t.admin);
+    for (const id of ids.slice(0, 3)) expect((await t.admin.put(`/contacts/${id}`, { tags: [tag] })).status).toBe(200);
+    for (const id of ids.slice(2, 5)) expect((await t.admin.put(`/contacts/${id}`, { userId: a.id })).status).toBe(200);
+    for (const id of ids.slice(5, 7)) expect((await t.admin.put(`/contacts/${id}`, { userId: b.id })).status).toBe(200);
+    const zuleica = await t.admin.post('/contacts', { name: 'Zuleica Exportável', number: phone(), tags: [tag] });
+    expect(zuleica.status).toBe(201);
+    const idsOf = (r: { rows: Row[] }) => r.rows.map((x) => x.id).sort((x, y) => x - y);
+    const sorted = (list: number[]) => [...list].sort((x, y) => x - y);
+    expect(idsOf(await exportAll(t.admin, `tagsContact=[${tag}]`))).toEqual(sorted([...ids.slice(0, 3), zuleica.body.id]));
+    expect(idsOf(await exportAll(t.admin, `users=[${a.id},${b.id}]`))).toEqual(sorted(ids.slice(2, 7)));
+    expect(idsOf(await exportAll(t.admin, `users=[${a.id}]&tagsContact=[${tag}]`))).toEqual([ids[2]]);
+    expect(idsOf(await exportAll(t.admin, 'searchParam=zuleica'))).toEqual([zuleica.body.id]);
+    expect(idsOf(await exportAll(t.admin, `searchParam=zuleica&users=[${a.id}]`))).toEqual([]);
+    // An agent exports too (the page is everyone's); the whole company.
+    expect((await exportAll(a.api)).rows.length).toBe(size + 1);
+
+    // A cursor that is not one, or one of another company's export: 400 on the field, nothing read.
+    const first = (await t.admin.get('/contacts/export')).body.next as string;
+    expect(first).toEqual(expect.any(String));
+    expect((await t.admin.get('/contacts/export?cursor=nope')).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'cursor' });
+    expect((await t.admin.get(`/contacts/export?cursor=${first}&tagsContact=[${tag}]`)).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'cursor' });
+    const other = await tenant();
+    expect((await other.admin.get(`/contacts/export?cursor=${first}`)).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'cursor' });
+    expect((await other.admin.get('/contacts/export')).body).toEqual({ contacts: [], next: null });
+    expect((await t.admin.get('/contacts/export?tagsContact=nope')).status).toBe(400);
+  }, 300_000);
+
   it("imports the phone's address book through the connection", async () => {
     const t = await connected();
     const book = [
@@ -251,4 +314,56 @@ describe('contacts routes', () => {
     expect((await t.admin.post('/contacts/import', { whatsappId: 999999 })).status).toBe(404);
     t.ws.close();
   });
+
+  it('imports an address book of more than IMPORT_MAX_ROWS entries in pages: every entry once, again changes nothing', async () => {
+    const t = await connected();
+    const size = 2 * IMPORT_MAX_ROWS + 50;
+    const book = Array.from({ length: size }, (_, i) => ({ number: phone(), name: `Agenda Grande ${i + 1}` }));
+    // One number is a contact already (with another name): the import updates it, never duplicates it.
+    const known = book[IMPORT_MAX_ROWS + 7];
+    expect((await t.admin.post('/contacts', { name: 'Nome Antigo', number: known.number })).status).toBe(201);
+    expect((await sandbox('PUT', `/connections/${t.connectionId}/contacts`, book)).status).toBeLessThan(300);
+    expect((await t.admin.post('/contacts/import', { after: 'x'.repeat(65) })).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'after' });
+
+    const importAll = async () => {
+      const totals = { created: 0, updated: 0, unchanged: 0, refused: 0, calls: 0 };
+      const ids = new Map<string, number>();
+      const rows: number[] = [];
+      let after: string | undefined;
+      do {
+        const res = await t.admin.post('/contacts/import', after ? { after } : {});
+        expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+        expect(res.body.total).toBe(size);
+        expect(res.body.contacts.length).toBeLessThanOrEqual(IMPORT_MAX_ROWS);
+        for (const c of res.body.contacts) {
+          expect(ids.has(c.number), `${c.number} twice`).toBe(false);
+          ids.set(c.number, c.contactId);
+          rows.push(c.row);
+        }
+        totals.created += res.body.created;
+        totals.updated += res.body.updated;
+        totals.unchanged += res.body.unchanged;
+        totals.refused += res.body.refused.length;
+        totals.calls++;
+        after = res.body.next ?? undefined;
+      } while (after && totals.calls < 10);
+      return { totals, ids, rows };
+    };
+
+    const first = await importAll();
+    expect(first.totals).toEqual({ created: size - 1, updated: 1, unchanged: 0, refused: 0, calls: 3 });
+    expect(first.ids.size).toBe(size);
+    // Rows are numbered through the whole book, not per call.
+    expect([...first.rows].sort((a, b) => a - b)).toEqual(Array.from({ length: size }, (_, i) => i + 1));
+    expect((await t.admin.get('/contacts')).body.count).toBe(size);
+    const found = await t.admin.get(`/contacts?searchParam=${known.number}`);
+    expect(found.body.contacts.map((c: { name: string }) => c.name)).toEqual([known.name]);
+
+    // Importing again (a page repeated after a failure, or the whole book): nothing new.
+    const again = await importAll();
+    expect(again.totals).toEqual({ created: 0, updated: 0, unchanged: size, refused: 0, calls: 3 });
+    expect([...again.ids]).toEqual([...first.ids]);
+    expect((await t.admin.get('/contacts')).body.count).toBe(size);
+    t.ws.close();
+  }, 300_000);
 });

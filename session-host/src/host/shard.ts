@@ -1,4 +1,4 @@
-import { outboundCommandSchema, type OutboundCommand, type Peer, type RpcAnswer } from '@balcao/shared';
+import { addressBookPage, outboundCommandSchema, type OutboundCommand, type Peer, type RpcAnswer } from '@balcao/shared';
 import type { Logger, Provider, ProviderSession } from '../provider.js';
 import type { ConnectionRecord, HostBackend, ReceivedCommand } from './backend.js';
 import { createContext, publish, type SessionState } from './context.js';
@@ -286,7 +286,7 @@ export class ShardRunner {
         let answer: RpcAnswer;
         try {
           if (cmd.call.op === 'checkNumber') answer = { op: 'checkNumber', ...(await session.checkNumber(cmd.call.number)) };
-          else answer = { op: 'addressBook', contacts: await session.addressBook() };
+          else answer = addressBookPage(await session.addressBook(), cmd.call);
         } catch (err) {
           await this.o.backend.writeRpcAnswer(cmd.rpcId, { status: 'failed', error: errorText(err) });
           return 'done';

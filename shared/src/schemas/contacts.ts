@@ -111,6 +111,15 @@ export const contactListQuerySchema = z.object({
 });
 export type ContactListQuery = z.output<typeof contactListQuerySchema>;
 
+/**
+ * `GET /contacts/export`: the CSV export's pages (CONTACTS_EXPORT_PAGE contacts at most), with the
+ * contacts page's filters; `cursor` is the previous answer's `next`.
+ */
+export const CONTACTS_EXPORT_PAGE = 1000;
+export const contactExportQuerySchema = contactListQuerySchema.omit({ pageNumber: true }).extend({
+  cursor: z.string().max(2000, { error: MSG.invalidValue }).optional(),
+});
+
 /** One row of a contacts import (CSV columns name, number, email: spec 001 §5). */
 export const contactImportRowSchema = z.object({
   name: z.preprocess((v) => (v === null || v === undefined ? '' : trimmed(v)), z.string().max(50, { error: MSG.tooLong })),
@@ -127,4 +136,9 @@ export const contactTransferSchema = z.object({
 export const contactImportSchema = z.object({
   /** The connection whose phone's address book is read; the default connection when absent. */
   whatsappId: optionalId().optional(),
+  /**
+   * The next page of the address book (IMPORT_MAX_ROWS entries a call, in number order): the
+   * answer's `next`, the last number imported. Absent: from the start.
+   */
+  after: z.string({ error: MSG.invalidValue }).max(64, { error: MSG.tooLong }).optional(),
 });

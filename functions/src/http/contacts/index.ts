@@ -2,6 +2,7 @@ import { createRouter, created, idParam, noContent } from '../../core/http.js';
 import {
   createContact,
   deleteContact,
+  exportContacts,
   getContact,
   listContacts,
   listContactsBrief,
@@ -14,6 +15,7 @@ import { importContactList, importFromPhone } from '../../services/contact-impor
 export const handler = createRouter('contacts', {
   'GET /contacts': (req) => listContacts(req.identity, req.query),
   'GET /contacts/list': (req) => listContactsBrief(req.identity, req.query),
+  'GET /contacts/export': (req) => exportContacts(req.identity, req.query),
   'GET /contacts/{id}': (req) => getContact(req.identity, idParam(req.params.id)),
   'POST /contacts': async (req) => created(await toApiContactFull(await createContact(req.identity, req.body))),
   'PUT /contacts/{id}': async (req) => toApiContactFull(await updateContact(req.identity, idParam(req.params.id), req.body)),

@@ -27,8 +27,7 @@ const NewTicketDialog = lazy(() => import('../tickets/NewTicketDialog'));
 const ImportCsvDialog = lazy(() => import('./ImportCsvDialog'));
 const TransferContactsDialog = lazy(() => import('./TransferContactsDialog'));
 
-/** `GET /contacts/list` answers at most this many (an export of more says so). */
-const BRIEF_LIST_MAX = 1000;
+type ExportRow = { id: number; name: string; number: string; email: string };
 
 /** `?tag=3` or `?tag=3,4` (spec 001 "Contacts page": the query parameters preselect the filters). */
 const idsOf = (raw: string | null) => (raw ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -60,9 +59,11 @@ export default function Contacts() {
   const [deleting, setDeleting] = useState<Contact | null>(null);
   const [importingPhone, setImportingPhone] = useState(false);
   const [phoneBusy, setPhoneBusy] = useState(false);
+  const [phoneProgress, setPhoneProgress] = useState<{ done: number; total: number } | null>(null);
   const [csvOpen, setCsvOpen] = useState(false);
   const [transferOpen, setTransferOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [exported, setExported] = useState(0);
   const [ticketFor, setTicketFor] = useState<Contact | null>(null);
   const [queues, setQueues] = useState<Option[]>(() => user?.queues ?? []);
   const listed = useRef<Contact[]>([]);
@@ -191,36 +192,58 @@ export default function Contacts() {
     }
   };
 
+  /**
+   * The phone's address book, a page (IMPORT_MAX_ROWS entries) per call until the server answers no
+   * `next`. A call that fails stops here; the pages already imported stay, and importing again only
+   * finds them unchanged.
+   */
   const importFromPhone = async () => {
     setPhoneBusy(true);
+    const sum = { created: 0, updated: 0, unchanged: 0, refused: 0 };
+    let done = 0;
     try {
-      const r = await api.post<ImportResult>('/contacts/import', {});
-      toast.success(t('contacts.importTotals', { created: r.created, updated: r.updated, unchanged: r.unchanged, refused: r.refused.length }), 6000);
-      setReloadKey((k) => k + 1);
+      let after: string | undefined;
+      do {
+        const r = await api.post<ImportResult & { total?: number; next?: string | null }>('/contacts/import', after ? { after } : {});
+        sum.created += r.created;
+        sum.updated += r.updated;
+        sum.unchanged += r.unchanged;
+        sum.refused += r.refused.length;
+        done += r.created + r.updated + r.unchanged + r.refused.length;
+        setPhoneProgress({ done, total: r.total ?? done });
+        after = r.next ?? undefined;
+      } while (after);
+      toast.success(t('contacts.importTotals', sum), 6000);
     } catch (e) {
+      if (done) toast.error(t('contacts.importStopped', { sent: done }), 6000);
       toastError(e);
     } finally {
       setPhoneBusy(false);
+      setPhoneProgress(null);
+      if (done) setReloadKey((k) => k + 1);
     }
   };
 
-  /** contacts.csv (spec 001 §8): the filtered list when filtering, else the company's list. */
+  /**
+   * contacts.csv (spec 001 §8): every contact of the current filters (all of them without any),
+   * read page after page of `GET /contacts/export` with its cursor; a contact renamed meanwhile can
+   * come twice from the alphabetical index, so rows are kept once by id.
+   */
   const exportCsv = async () => {
     setExporting(true);
+    setExported(0);
     try {
-      let list: { name: string; number: string; email?: string }[];
-      if (filtered) {
-        list = [];
-        for (let p = 1; ; p++) {
-          const r = await api.get<ContactsPage>('/contacts', { query: { searchParam: searchParam || undefined, pageNumber: p, tagsContact: json(tagFilter), users: json(userFilter) } });
-          list.push(...r.contacts);
-          if (!r.hasMore || r.contacts.length === 0) break;
-        }
-      } else {
-        list = await api.get<{ name: string; number: string; email?: string }[]>('/contacts/list');
-        if (list.length >= BRIEF_LIST_MAX) toast.error(t('contacts.exportLimited', { count: list.length }), 6000);
-      }
-      download('contacts.csv', contactsCsv(list));
+      const rows = new Map<number, ExportRow>();
+      let cursor: string | undefined;
+      do {
+        const r = await api.get<{ contacts: ExportRow[]; next: string | null }>('/contacts/export', {
+          query: { searchParam: searchParam || undefined, tagsContact: json(tagFilter), users: json(userFilter), cursor },
+        });
+        for (const c of r.contacts) rows.set(c.id, c);
+        setExported(rows.size);
+        cursor = r.next ?? undefined;
+      } while (cursor);
+      download('contacts.csv', contactsCsv([...rows.values()]));
     } catch (e) {
       toastError(e);
     } finally {
@@ -251,13 +274,25 @@ export default function Contacts() {
         </Flex>
       </Flex>
       <Flex gap="0.5rem" wrap="wrap" className="contacts-actions">
-        <Button size="small" onClick={() => setImportingPhone(true)} isLoading={phoneBusy} loadingText={t('contacts.importPhone')}>
+        <Button
+          size="small"
+          onClick={() => setImportingPhone(true)}
+          isLoading={phoneBusy}
+          loadingText={phoneProgress ? t('contacts.importedOf', { done: phoneProgress.done, total: phoneProgress.total }) : t('contacts.importPhone')}
+          data-testid="contacts-import-phone"
+        >
           {t('contacts.importPhone')}
         </Button>
         <Button size="small" onClick={() => setCsvOpen(true)}>
           {t('contacts.importCsv')}
         </Button>
-        <Button size="small" onClick={() => void exportCsv()} isLoading={exporting} loadingText={t('contacts.exportCsv')}>
+        <Button
+          size="small"
+          onClick={() => void exportCsv()}
+          isLoading={exporting}
+          loadingText={t('contacts.exportedOf', { done: exported, total: Math.max(count, exported) })}
+          data-testid="contacts-export"
+        >
           {t('contacts.exportCsv')}
         </Button>
         {admin && (
