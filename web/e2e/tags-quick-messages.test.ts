@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
 import { createUser, endpoints, tenant, uniq } from './support/stack.js';
+import { member, PASSWORD } from '../../functions/test/integration/client.js';
+import { connected, sandbox, ticketOf } from '../../functions/test/integration/pipeline-helpers.js';
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -153,6 +155,47 @@ describe('tags page', { timeout: 150_000 }, () => {
     expect(del.status).toBe(204);
     await expect.poll(() => page.getByTestId(`tag-row-${res.body.id}`).count(), { timeout: 15_000 }).toBe(0);
     await page.context().close();
+  });
+});
+
+describe('tags page counts', () => {
+  it('changes the counts live when a ticket or a contact is tagged elsewhere', { timeout: 240_000 }, async () => {
+    const c = await connected();
+    try {
+      const tt = (await c.admin.post('/tags', { name: uniq('Retorno '), color: '#1e88e5', type: 'ticket' })).body as { id: number };
+      const ct = (await c.admin.post('/tags', { name: uniq('Prata '), color: '#8e24aa', type: 'contact' })).body as { id: number };
+      const customer = `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+      expect((await sandbox('POST', `/connections/${c.connectionId}/messages`, { from: customer, name: 'Dona Cida', body: 'Bom dia' })).status).toBeLessThan(300);
+      const ticket = (await ticketOf(c, customer)) as { id: number; contact: { id: number } };
+      // The browser signs in as another admin: the API session of `c.admin` stays valid.
+      const viewer = await member(c.admin, { name: 'Vê Etiquetas', profile: 'admin' });
+      const page = await signedIn({ email: viewer.email, password: PASSWORD });
+      await page.goto(`${web()}/tags`);
+      const count = (id: number) => page.getByTestId(`tag-row-${id}`).getByTestId('tag-count');
+      await count(tt.id).waitFor();
+      expect(await count(tt.id).textContent()).toBe('0');
+      expect(await count(ct.id).textContent()).toBe('0');
+      // Marks this document: a reload would drop it.
+      await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
+
+      // The ticket's tags bar (ticket and contact tags), a new contact with the tag, the contact dialog.
+      expect((await c.admin.post('/tags/sync', { ticketId: ticket.id, tags: [tt.id] })).status).toBe(200);
+      await expect.poll(() => count(tt.id).textContent(), { timeout: 15_000 }).toBe('1');
+      expect((await c.admin.post('/tags/sync', { ticketId: ticket.id, tags: [ct.id], type: 'contact' })).status).toBe(200);
+      await expect.poll(() => count(ct.id).textContent(), { timeout: 15_000 }).toBe('1');
+      const other = await c.admin.post('/contacts', { name: 'Prata Dois', number: `55219${String(Date.now()).slice(-8)}`, tags: [ct.id] });
+      expect(other.status).toBe(201);
+      await expect.poll(() => count(ct.id).textContent(), { timeout: 15_000 }).toBe('2');
+      await screenshot(page, 'tags-live-counts');
+      expect((await c.admin.put(`/contacts/${ticket.contact.id}`, { tags: [] })).status).toBe(200);
+      await expect.poll(() => count(ct.id).textContent(), { timeout: 15_000 }).toBe('1');
+      expect((await c.admin.post('/tags/sync', { ticketId: ticket.id, tags: [] })).status).toBe(200);
+      await expect.poll(() => count(tt.id).textContent(), { timeout: 15_000 }).toBe('0');
+      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+      await page.context().close();
+    } finally {
+      c.ws.close();
+    }
   });
 });
 
