@@ -170,7 +170,10 @@ export async function searchTickets(identity: Identity, plan: Plan, opts: { belo
   let exhausted = false;
   while (accepted.length < want) {
     if (examined >= examine) break;
-    const ids = await nextCandidates(Math.min(Math.max(want - accepted.length, 10), examine - examined, 100));
+    // The next chunk: what the page still lacks, scaled by the share of candidates accepted so
+    // far (a viewer who sees few of them needs more), in few round trips.
+    const rate = examined ? Math.max(accepted.length / examined, 0.1) : 1;
+    const ids = await nextCandidates(Math.min(Math.max(Math.ceil((want - accepted.length) / rate), 10), examine - examined, 100));
     if (!ids.length) {
       exhausted = true;
       break;
