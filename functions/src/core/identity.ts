@@ -49,10 +49,29 @@ export function assertCompanyActive(company: CompanyItem, isSuper: boolean) {
   }
 }
 
+/**
+ * Sign-in identity → user pointers seen by this instance: a sub's pointer is written once with its
+ * user, so every request reads only the user item, fresh. A cached pointer whose user is gone is
+ * read again (the sub may belong to a user made since).
+ */
+const POINTERS_KEPT = 5_000;
+const pointerCache = new Map<string, { companyId: number; userId: number }>();
+
 export async function loadUserBySub(sub: string): Promise<UserItem | undefined> {
+  const cached = pointerCache.get(sub);
+  if (cached) {
+    const user = await getItem<UserItem>(keys.user(cached.companyId, cached.userId));
+    if (user?.sub === sub) return user;
+    pointerCache.delete(sub);
+  }
   const pointer = await getItem<{ companyId: number; userId: number }>(keys.identity(sub));
   if (!pointer) return undefined;
-  return getItem<UserItem>(keys.user(pointer.companyId, pointer.userId));
+  const user = await getItem<UserItem>(keys.user(pointer.companyId, pointer.userId));
+  if (user) {
+    if (pointerCache.size >= POINTERS_KEPT) pointerCache.delete(pointerCache.keys().next().value!);
+    pointerCache.set(sub, { companyId: pointer.companyId, userId: pointer.userId });
+  }
+  return user;
 }
 
 /** The token's sign-in must be the user's current one (single session, §14). */
