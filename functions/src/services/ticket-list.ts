@@ -274,6 +274,8 @@ async function pageOf(identity: Identity, plan: Plan, skip: number) {
     candidates = [];
     accepted.push(...(await byContactTags(identity.companyId, q, batch)));
   };
+  // Every partition's first read at once (the merge below then awaits only refills).
+  await Promise.all(streams.map((s) => s.head()));
   for (;;) {
     if (accepted.length + candidates.length >= want) await flush();
     if (accepted.length >= want) break;
