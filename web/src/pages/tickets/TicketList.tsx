@@ -6,7 +6,7 @@ import { companyEvent, INFINITE_SCROLL_THRESHOLD_PX } from '@balcao/shared';
 import { api, ApiError } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { realtime } from '../../api/realtime';
-import { belongs, byUpdatedDesc, listQuery, mergeTicket, type ListSpec, type Viewer } from './lists';
+import { belongs, listQuery, mergeTicket, rowOrder, type ListSpec, type Viewer } from './lists';
 import { TicketRow } from './TicketRow';
 import type { ApiTicket } from './types';
 
@@ -82,7 +82,7 @@ export function TicketList({ spec, viewer, companyId, selectedKey, narrow, accep
           return k && k.updatedAt > x.updatedAt ? k : x;
         });
         const ids = new Set(fresh.map((x) => x.id));
-        commit([...rows.current.filter((x) => !ids.has(x.id)), ...fresh].sort(byUpdatedDesc));
+        commit([...rows.current.filter((x) => !ids.has(x.id)), ...fresh].sort(rowOrder(specRef.current)));
         setHasMore(r.hasMore);
         setNext(r.nextCursor);
       })
@@ -106,7 +106,7 @@ export function TicketList({ spec, viewer, companyId, selectedKey, narrow, accep
           const known = rows.current.find((x) => x.id === id);
           if (known && known.updatedAt > full.updatedAt) return;
           const rest = rows.current.filter((x) => x.id !== id);
-          if (belongs(full, specRef.current, viewerRef.current) && (known || !specRef.current.closedSet)) commit([...rest, full].sort(byUpdatedDesc));
+          if (belongs(full, specRef.current, viewerRef.current) && (known || !specRef.current.closedSet)) commit([...rest, full].sort(rowOrder(specRef.current)));
           else if (known) commit(rest);
         })
         .catch((e) => {
@@ -130,10 +130,10 @@ export function TicketList({ spec, viewer, companyId, selectedKey, narrow, accep
       if (!belongs(ticket, specRef.current, viewerRef.current)) return remove(ticket.id);
       if (!known && specRef.current.closedSet) return;
       if (needsFetch) {
-        if (known) commit([...rows.current.filter((x) => x.id !== ticket.id), ticket].sort(byUpdatedDesc));
+        if (known) commit([...rows.current.filter((x) => x.id !== ticket.id), ticket].sort(rowOrder(specRef.current)));
         return fetchOne(ticket.id);
       }
-      commit([...rows.current.filter((x) => x.id !== ticket.id), ticket].sort(byUpdatedDesc));
+      commit([...rows.current.filter((x) => x.id !== ticket.id), ticket].sort(rowOrder(specRef.current)));
     };
     const off = realtime.on(companyEvent(companyId, 'ticket'), (data) => {
       if (!data) return;

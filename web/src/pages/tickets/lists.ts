@@ -73,6 +73,10 @@ export function belongs(t: Pick<ApiTicket, 'status' | 'userId' | 'queueId' | 'un
 
 /** Newest activity first, as the API orders its pages. */
 export const byUpdatedDesc = (a: ApiTicket, b: ApiTicket) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : b.id - a.id);
+/** Text search results come newest ticket first (the server pages them by id, decision 29). */
+export const byIdDesc = (a: ApiTicket, b: ApiTicket) => b.id - a.id;
+/** The order of a list's rows: the server's own, so a later page never slots rows above shown ones. */
+export const rowOrder = (spec: { searchParam?: string }) => (/[\p{L}\p{N}]/u.test(spec.searchParam ?? '') ? byIdDesc : byUpdatedDesc);
 
 /**
  * The ticket of an event merged over the row the list already has. Events of the message pipeline
