@@ -279,9 +279,14 @@ describe('contacts page', () => {
   });
 
   it("imports the phone's address book, starts a ticket from a row, transfers contacts; a Nível 1 user cannot delete", { timeout: 240_000 }, async () => {
+    // More entries than one call imports (IMPORT_MAX_ROWS): the page calls until the book ends. The
+    // extra ones sort last ('Zz'), and bring the company past one page of the CSV export (1 000).
+    const extra = 2 * IMPORT_MAX_ROWS + 200;
+    const base = 5511800000000 + Math.floor(Math.random() * 1e5) * 1000;
     const book = [
       { number: `55119${rnd()}`, name: 'Agenda Celular Um' },
       { number: `55119${rnd()}`, name: 'Agenda Celular Dois' },
+      ...Array.from({ length: extra }, (_, i) => ({ number: String(base + i), name: `Zz Celular ${String(i).padStart(4, '0')}` })),
     ];
     expect((await sandbox('PUT', `/connections/${t.connectionId}/contacts`, book)).status).toBeLessThan(300);
     const page = await signedIn(ana);
@@ -289,9 +294,22 @@ describe('contacts page', () => {
     await row(page, 'Maria Souza Nova').waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Importar do celular' }).click();
     await page.getByRole('dialog', { name: 'Importar contatos do celular' }).getByRole('button', { name: 'Confirmar' }).click();
-    await page.locator('.toast', { hasText: 'Criados: 2' }).waitFor({ timeout: 30_000 });
+    await page.locator('.toast', { hasText: `Criados: ${extra + 2} · Atualizados: 0 · Sem mudança: 0 · Recusados: 0` }).waitFor({ timeout: 150_000 });
     await row(page, 'Agenda Celular Um').waitFor({ timeout: 15_000 });
     await row(page, 'Agenda Celular Dois').waitFor();
+    expect((await t.admin.get(`/contacts?searchParam=${base + extra - 1}`)).body.contacts.map((c: { name: string }) => c.name)).toEqual([`Zz Celular ${String(extra - 1).padStart(4, '0')}`]);
+
+    // Export of the whole company (more than one page of the export route): every contact once.
+    const total = (await t.admin.get('/contacts')).body.count as number;
+    expect(total).toBeGreaterThan(1000);
+    const exportButton = page.getByTestId('contacts-export');
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), exportButton.click()]);
+    const lines = fs.readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').split(/\r\n/).filter(Boolean).slice(1);
+    const numbers = lines.map((l) => l.split(';')[1]);
+    expect(numbers.length).toBe(total);
+    expect(new Set(numbers).size).toBe(total);
+    expect(numbers).toContain(String(base + extra - 1));
+    await expect.poll(() => exportButton.isDisabled(), { timeout: 5_000 }).toBe(false);
 
     // Start a ticket from a row: the new-ticket dialog with the contact, then /tickets/{uuid}.
     await row(page, 'João Pereira').getByRole('button', { name: 'Iniciar atendimento com João Pereira' }).click();
