@@ -128,6 +128,47 @@ describe('schedules page', () => {
     await ctx.close();
   });
 
+  it("shows an ERRO's reason in the reader's language (pt, en, es)", { timeout: 180_000 }, async () => {
+    const ghostNumber = phone();
+    expect((await sandbox('PUT', `/phones/${ghostNumber}`, { onWhatsApp: false })).status).toBeLessThan(300);
+    const ghost = await contact('Sem Zap Agenda', ghostNumber);
+    const made = await t.admin.post('/schedules', { body: 'Mensagem sem destino', contactId: ghost.id, sendAt: new Date(Date.now() + 60_000).toISOString() });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    applyStackEnv();
+    const { sweepSchedules } = await import('../../functions/src/services/schedules.js');
+    await sweepSchedules(Date.now() + 2 * 60_000);
+    const failed = await until(async () => {
+      const s = (await t.admin.get(`/schedules/${made.body.id}`)).body;
+      return s.status === 'ERRO' ? s : undefined;
+    }, 'the schedule in ERRO');
+    expect(failed).toMatchObject({ reason: 'O número não está no WhatsApp', reasonCode: 'NOT_ON_WHATSAPP' });
+
+    const reader = await member(t.admin, { name: 'Leitora Agenda', profile: 'admin' });
+    const ctx = await newContext(browser, { viewport: WIDE });
+    const page = await ctx.newPage();
+    await signInUi(page, web(), reader.email, PASSWORD);
+    await page.goto(`${web()}/schedules`);
+    const calendar = page.getByTestId('schedules-calendar');
+    await calendar.getByRole('button', { name: 'Agenda' }).click();
+    const row = agendaRow(page, made.body.id);
+    await row.waitFor();
+    expect(await row.locator('.sch-chip').getAttribute('title')).toBe('O número não está no WhatsApp');
+    for (const [lang, label, text] of [
+      ['en', 'Idioma', 'The number is not on WhatsApp'],
+      ['es', 'Language', 'El número no está en WhatsApp'],
+      ['pt', 'Idioma', 'O número não está no WhatsApp'],
+    ] as const) {
+      await page.getByRole('combobox', { name: label }).selectOption(lang);
+      await expect.poll(() => row.locator('.sch-chip').getAttribute('title')).toBe(text);
+      await row.locator('.sch-actions button').first().click();
+      await expect.poll(() => dialog(page).getByTestId('schedule-reason').textContent()).toBe(text);
+      if (lang === 'en') await screenshot(page, 'schedules-error-reason-en');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog(page).count()).toBe(0);
+    }
+    await ctx.close();
+  });
+
   it('?contactId= opens the add dialog for that contact; delete from the agenda; dark and narrow', { timeout: 180_000 }, async () => {
     const caio = await contact('Caio Martins', '5511912345678');
     const bia = await member(t.admin, { name: 'Bia Agenda', profile: 'Nível 1' });
