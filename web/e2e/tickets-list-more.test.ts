@@ -59,6 +59,9 @@ describe('tickets list panel: paging, search, new ticket, query flow', () => {
     // Virtualised: far fewer rows in the page than loaded.
     expect(await pending.locator('.ticket-row').count()).toBeLessThan(40);
     await expect.poll(() => page.getByTestId('count-pending').textContent(), { timeout: 15_000 }).toBe(String(TOTAL));
+    // The bell and the title count every unread ticket, not only the first page of 40.
+    await expect.poll(() => page.getByTestId('notifications-count').textContent(), { timeout: 15_000 }).toBe(String(TOTAL));
+    await expect.poll(() => page.title(), { timeout: 5_000 }).toBe(`Balcão (${TOTAL})`);
     await screenshot(page, 'tickets-pending-many-light-wide');
     await pending.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expect.poll(() => pending.getAttribute('data-loaded'), { timeout: 20_000 }).toBe(String(TOTAL));

@@ -61,6 +61,9 @@ const timeOf = (iso: string) => {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 };
 
+/** Pages of 40 unread tickets read when a session starts: far beyond any agent's real backlog. */
+const UNREAD_PAGES = 25;
+
 /** The top bar's bell: tickets with unread messages, a chime and a browser notification per new message, the title count. */
 export function NotificationsBell() {
   const { t } = useTranslation();
@@ -88,12 +91,23 @@ export function NotificationsBell() {
   useEffect(() => {
     if (!user) return;
     let live = true;
-    api
-      .get<{ tickets: ApiTicket[] }>('/tickets', { query: { withUnreadMessages: 'true', showAll: 'true' } })
-      .then((r) => live && commit(r.tickets.filter((x) => x.unreadMessages > 0 && notifies(user, x))))
-      .catch(() => {
-        /* the bell stays empty; the lists show their own errors */
-      });
+    (async () => {
+      // Every page of the unread list (bounded): the bell and the title count all of them.
+      const all: ApiTicket[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < UNREAD_PAGES; page++) {
+        const r: { tickets: ApiTicket[]; hasMore: boolean; nextCursor: string | null } = await api.get('/tickets', {
+          query: { withUnreadMessages: 'true', showAll: 'true', ...(cursor ? { cursor } : {}) },
+        });
+        if (!live) return;
+        all.push(...r.tickets);
+        cursor = r.hasMore ? r.nextCursor : null;
+        if (!cursor) break;
+      }
+      commit(all.filter((x) => x.unreadMessages > 0 && notifies(user, x)));
+    })().catch(() => {
+      /* the bell stays empty; the lists show their own errors */
+    });
     return () => {
       live = false;
     };
