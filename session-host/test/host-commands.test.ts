@@ -88,12 +88,20 @@ describe('session host commands', () => {
     rpc(1, 'r1', { op: 'checkNumber', number: '5511988887777' });
     rpc(1, 'r2', { op: 'checkNumber', number: '1234567' });
     rpc(2, 'r3', { op: 'addressBook' });
+    // Pages of the book in number order, after the last number of the previous page.
+    rpc(2, 'r6', { op: 'addressBook', after: '5511900000000', limit: 1 });
+    rpc(2, 'r7', { op: 'addressBook', after: '5511911112222', limit: 1 });
     rpc(2, 'r4', { op: 'checkNumber', number: '0000000000' });
     rpc(3, 'r5', { op: 'checkNumber', number: '5511988887777' }, 8);
     await waitFor(drained, 3000);
     expect(backend.rpc.get('r1')).toEqual({ status: 'done', answer: { op: 'checkNumber', exists: true, number: '5511988887777', lid: '55119888877771' } });
     expect(backend.rpc.get('r2')).toEqual({ status: 'done', answer: { op: 'checkNumber', exists: false } });
-    expect(backend.rpc.get('r3')).toEqual({ status: 'done', answer: { op: 'addressBook', contacts: [{ number: '5511988887777', name: 'Maria' }] } });
+    expect(backend.rpc.get('r3')).toEqual({
+      status: 'done',
+      answer: { op: 'addressBook', contacts: [{ number: '5511911112222', name: 'Ana' }, { number: '5511988887777', name: 'Maria' }], total: 2, offset: 0 },
+    });
+    expect(backend.rpc.get('r6')).toEqual({ status: 'done', answer: { op: 'addressBook', contacts: [{ number: '5511911112222', name: 'Ana' }], total: 2, offset: 0 } });
+    expect(backend.rpc.get('r7')).toEqual({ status: 'done', answer: { op: 'addressBook', contacts: [{ number: '5511988887777', name: 'Maria' }], total: 2, offset: 1 } });
     expect(backend.rpc.get('r4')).toEqual({ status: 'failed', error: 'lookup failed' });
     expect(backend.rpc.get('r5')).toEqual({ status: 'failed', error: NOT_CONNECTED });
   });

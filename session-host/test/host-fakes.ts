@@ -262,7 +262,11 @@ export class TestSession implements ProviderSession {
     return number.startsWith('55') ? { exists: true, number, lid: `${number}1` } : { exists: false };
   }
   async addressBook() {
-    return [{ number: '5511988887777', name: 'Maria' }];
+    // Out of number order on purpose: the host answers pages sorted by number.
+    return [
+      { number: '5511988887777', name: 'Maria' },
+      { number: '5511911112222', name: 'Ana' },
+    ];
   }
 }
 
