@@ -166,7 +166,7 @@ describe('tags page counts', () => {
       const ct = (await c.admin.post('/tags', { name: uniq('Prata '), color: '#8e24aa', type: 'contact' })).body as { id: number };
       const customer = `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
       expect((await sandbox('POST', `/connections/${c.connectionId}/messages`, { from: customer, name: 'Dona Cida', body: 'Bom dia' })).status).toBeLessThan(300);
-      const ticket = (await ticketOf(c, customer)) as { id: number; contact: { id: number } };
+      const ticket = (await ticketOf(c, customer)) as unknown as { id: number; contact: { id: number } };
       // The browser signs in as another admin: the API session of `c.admin` stays valid.
       const viewer = await member(c.admin, { name: 'Vê Etiquetas', profile: 'admin' });
       const page = await signedIn({ email: viewer.email, password: PASSWORD });

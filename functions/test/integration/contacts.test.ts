@@ -242,7 +242,7 @@ describe('contacts routes', () => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const res = await api.get(`/contacts/export?${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res: { status: number; body: any } = await api.get(`/contacts/export?${qs}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
         expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
         expect(res.body.contacts.length).toBeLessThanOrEqual(CONTACTS_EXPORT_PAGE);
         rows.push(...res.body.contacts);
