@@ -1,5 +1,5 @@
 import type { Profile, PlanFlag } from './profiles.js';
-import type { Recurrence } from './schemas/platform.js';
+import type { Recurrence } from './subscription.js';
 
 /** Shapes the API answers (the spec's field names). */
 export interface QueueRef {

@@ -1,4 +1,14 @@
-import { RECURRENCE_MONTHS, type Recurrence } from './schemas/platform.js';
+// Kept here, not with the plan schemas: the console's first load formats due dates and must not
+// pull zod in through this module.
+export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
+export type Recurrence = (typeof RECURRENCES)[number];
+export const RECURRENCE_MONTHS: Record<Recurrence, number> = {
+  MENSAL: 1,
+  BIMESTRAL: 2,
+  TRIMESTRAL: 3,
+  SEMESTRAL: 6,
+  ANUAL: 12,
+};
 
 const DAY = 86_400_000;
 

@@ -1,18 +1,8 @@
 import { z } from 'zod';
 import { AppError, type FieldIssue } from './errors.js';
+import { MSG } from './messages.js';
 
-/** Form messages of the spec (000 §5, 001 §5, 003 §5). */
-export const MSG = {
-  required: 'Required',
-  tooShort: 'Too Short!',
-  tooLong: 'Too Long!',
-  invalidEmail: 'Invalid email',
-  obrigatorio: 'Obrigatório',
-  mensagemCurta: 'Mensagem muito curta',
-  passwordPolicy: 'A senha deve ter no mínimo 8 caracteres, com letra maiúscula, letra minúscula e número',
-  passwordMismatch: 'As senhas não correspondem',
-  invalidValue: 'Valor inválido',
-} as const;
+export { MSG };
 
 /** A string that must be present (after trimming), with the spec's Required message. */
 export const requiredString = (message: string = MSG.required) =>

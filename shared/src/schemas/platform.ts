@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PROFILES, PLAN_FLAGS } from '../profiles.js';
+import { RECURRENCES } from '../subscription.js';
 import {
   MSG,
   boolish,
@@ -91,15 +92,6 @@ export const planUpdateSchema = z.object({
 }) as unknown as z.ZodType<Partial<z.infer<typeof planSchema>>>;
 export type PlanInput = z.infer<typeof planSchema>;
 
-export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
-export type Recurrence = (typeof RECURRENCES)[number];
-export const RECURRENCE_MONTHS: Record<Recurrence, number> = {
-  MENSAL: 1,
-  BIMESTRAL: 2,
-  TRIMESTRAL: 3,
-  SEMESTRAL: 6,
-  ANUAL: 12,
-};
 
 /** An empty or invalid due date is sent as null (spec 003 §4). Stored as ISO strings. */
 const dueDateField = () =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG, optionalId } from '../validation.js';
+import { SCHEDULE_INVALID_DATE } from '../messages.js';
 
 /**
  * Scheduled messages (spec 001 §3-§5, server-behaviour §8). `PENDENTE` waits for its time;
@@ -15,8 +16,7 @@ export const SCHEDULE_BODY_MAX = 4096;
 export const SCHEDULE_MEDIA_TYPES = ['image/png', 'image/jpeg'] as const;
 export const SCHEDULE_MEDIA_EXTENSIONS = ['png', 'jpg', 'jpeg'] as const;
 export const SCHEDULE_MEDIA_MAX_BYTES = 5 * 1024 * 1024;
-export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';
-export const SCHEDULE_INVALID_DATE = 'Data inválida';
+export { SCHEDULE_MEDIA_REFUSED, SCHEDULE_INVALID_DATE } from '../messages.js';
 /** The dialog's default time (spec 001 §9). */
 export const SCHEDULE_DEFAULT_AHEAD_MS = 60 * 60 * 1000;
 

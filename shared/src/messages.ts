@@ -1,0 +1,21 @@
+/**
+ * Message texts of the spec, in a module without zod: the console maps them to its catalogues on
+ * its first load, which must not pull the schema library in (the bundler keeps whole modules).
+ * validation.ts and schemas/schedules.ts re-export them.
+ */
+
+/** Form messages of the spec (000 §5, 001 §5, 003 §5). */
+export const MSG = {
+  required: 'Required',
+  tooShort: 'Too Short!',
+  tooLong: 'Too Long!',
+  invalidEmail: 'Invalid email',
+  obrigatorio: 'Obrigatório',
+  mensagemCurta: 'Mensagem muito curta',
+  passwordPolicy: 'A senha deve ter no mínimo 8 caracteres, com letra maiúscula, letra minúscula e número',
+  passwordMismatch: 'As senhas não correspondem',
+  invalidValue: 'Valor inválido',
+} as const;
+
+export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';
+export const SCHEDULE_INVALID_DATE = 'Data inválida';
