@@ -2,12 +2,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@aws-amplify/ui-react/styles.css';
 import './styles.css';
-import './i18n';
+import { i18nReady } from './i18n';
 import { loadConfig } from './config';
 import App from './App';
 
 const root = createRoot(document.getElementById('root')!);
-loadConfig()
+// A language catalogue that fails to load falls back to Portuguese rather than blocking the console.
+Promise.all([loadConfig(), i18nReady.catch(() => {})])
   .then(() =>
     root.render(
       <StrictMode>

@@ -1,17 +1,27 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LANGUAGES, MSG, SCHEDULE_INVALID_DATE, SCHEDULE_MEDIA_REFUSED, type Language } from '@balcao/shared';
-import pt from './pt';
-import en from './en';
-import es from './es';
+import pt, { type Catalogue } from './pt';
 
 const stored = localStorage.getItem('language');
 export const initialLanguage: Language = (LANGUAGES as readonly string[]).includes(stored ?? '')
   ? (stored as Language)
   : 'pt';
 
+// Portuguese is the fallback and ships with the console; the other catalogues are their own chunks,
+// fetched only when chosen (each is ~6 KB gzip of the first load otherwise).
+const catalogues: Record<Exclude<Language, 'pt'>, () => Promise<{ default: Catalogue }>> = {
+  en: () => import('./en'),
+  es: () => import('./es'),
+};
+
+async function loadCatalogue(lang: Language) {
+  if (lang === 'pt' || i18n.hasResourceBundle(lang, 'translation')) return;
+  i18n.addResourceBundle(lang, 'translation', (await catalogues[lang]()).default);
+}
+
 void i18n.use(initReactI18next).init({
-  resources: { pt: { translation: pt }, en: { translation: en }, es: { translation: es } },
+  resources: { pt: { translation: pt } },
   lng: initialLanguage,
   fallbackLng: 'pt',
   interpolation: { escapeValue: false },
@@ -19,10 +29,16 @@ void i18n.use(initReactI18next).init({
 });
 document.documentElement.lang = initialLanguage;
 
+/** Resolves once the stored language's catalogue is in: main.tsx renders after it (no Portuguese flash). */
+export const i18nReady: Promise<void> = loadCatalogue(initialLanguage);
+
 export function setLanguage(lang: Language) {
   localStorage.setItem('language', lang);
   document.documentElement.lang = lang;
-  void i18n.changeLanguage(lang);
+  // A catalogue that fails to load leaves the fallback (Portuguese) texts showing.
+  void loadCatalogue(lang)
+    .catch(() => {})
+    .then(() => i18n.changeLanguage(lang));
 }
 
 // The shared schemas and the API speak the spec's message texts; map them back to catalogue keys.
