@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['shared/test/**/*.test.ts', 'functions/test/unit/**/*.test.ts', 'session-host/test/*.test.ts'],
+          include: ['shared/test/**/*.test.ts', 'functions/test/unit/**/*.test.ts', 'session-host/test/*.test.ts', 'web/src/**/*.test.ts'],
         },
       },
       {
