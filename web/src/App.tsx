@@ -3,11 +3,17 @@ import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-route
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { isAdminProfile } from '@balcao/shared';
 import { AuthProvider, useAuth } from './auth/AuthContext';
-import Shell, { Loading } from './shell/Shell';
+import { Loading } from './shell/Loading';
 import { ColorModeProvider } from './shell/theme';
 import { ToastProvider } from './ui/toast';
 
-// Every page is its own chunk (React.lazy).
+// Every page is its own chunk (React.lazy), and so is the signed-in frame: the sign-in screens do
+// not load the top bar and menu. Off those screens its fetch starts at once rather than after the
+// session check (no extra wait before the page's own chunk).
+const PUBLIC_PATHS = ['/login', '/signup', '/forgetpsw'];
+const loadShell = () => import('./shell/Shell');
+if (!PUBLIC_PATHS.includes(window.location.pathname)) void loadShell();
+const Shell = lazy(loadShell);
 const Login = lazy(() => import('./pages/login/Login'));
 const Signup = lazy(() => import('./pages/signup/Signup'));
 const ForgetPassword = lazy(() => import('./pages/forgetpsw/ForgetPassword'));

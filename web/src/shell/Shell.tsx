@@ -1,7 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ButtonHTMLAttributes } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Button, Flex, Menu, MenuItem, SelectField, SliderField, Text, View } from '@aws-amplify/ui-react';
+import { Flex, SelectField, SliderField, Text, View } from '@aws-amplify/ui-react';
 import { DRAWER_OPEN_ABOVE_PX, DRAWER_TEMPORARY_BELOW_PX, formatDateBR, isAdminProfile, LANGUAGES, type Language } from '@balcao/shared';
 import { useAuth } from '../auth/AuthContext';
 import { setLanguage } from '../i18n';
@@ -14,6 +14,8 @@ import { useConnectionAlert } from '../pages/connections/live';
 import { NotificationsBell } from './Notifications';
 
 const UserDialog = lazy(() => import('../pages/users/UserDialog'));
+const loadUserMenu = () => import('./UserMenu');
+const UserMenu = lazy(loadUserMenu);
 
 export default function Shell() {
   const { t, i18n } = useTranslation();
@@ -24,6 +26,8 @@ export default function Shell() {
   const [open, setOpen] = useState(() => window.innerWidth > DRAWER_OPEN_ABOVE_PX);
   const [volume, setVolume] = useState(() => Math.min(1, Math.max(0, storedNumber('volume', 1))));
   const [profileOpen, setProfileOpen] = useState(false);
+  // The menu's code is fetched when first wanted (pointer over the button starts it early).
+  const [menuMounted, setMenuMounted] = useState(false);
   useUnreadTitle(t('app.name'));
   const connectionAlert = useConnectionAlert(isAdminProfile(user?.profile));
 
@@ -47,6 +51,12 @@ export default function Shell() {
         <span className="nav-badge" data-testid="connections-badge" role="img" aria-label={t('connections.alert')} title={t('connections.alert')} />
       )}
     </NavLink>
+  );
+
+  const menuButton = (handlers: Pick<ButtonHTMLAttributes<HTMLButtonElement>, 'onPointerEnter' | 'onFocus' | 'onClick'> = {}) => (
+    <button type="button" className="icon-btn" aria-label={t('shell.userMenu')} aria-haspopup="menu" {...handlers}>
+      <Icon name="account" />
+    </button>
   );
 
   return (
@@ -100,16 +110,13 @@ export default function Shell() {
           <button type="button" className="icon-btn" aria-label={t('shell.theme')} data-testid="theme-toggle" onClick={toggle}>
             <Icon name={mode === 'dark' ? 'sun' : 'moon'} />
           </button>
-          <Menu
-            trigger={
-              <button type="button" className="icon-btn" aria-label={t('shell.userMenu')}>
-                <Icon name="account" />
-              </button>
-            }
-          >
-            <MenuItem onClick={() => setProfileOpen(true)}>{t('shell.profile')}</MenuItem>
-            <MenuItem onClick={() => void logout()}>{t('shell.logout')}</MenuItem>
-          </Menu>
+          {menuMounted ? (
+            <Suspense fallback={menuButton()}>
+              <UserMenu trigger={menuButton()} onProfile={() => setProfileOpen(true)} onLogout={() => void logout()} />
+            </Suspense>
+          ) : (
+            menuButton({ onPointerEnter: () => void loadUserMenu(), onFocus: () => void loadUserMenu(), onClick: () => setMenuMounted(true) })
+          )}
         </Flex>
       </header>
       {temporary && open && <div className="drawer-backdrop" onClick={() => setOpen(false)} />}
@@ -144,15 +151,6 @@ export default function Shell() {
           <UserDialog open userId={user.id} onClose={() => setProfileOpen(false)} />
         </Suspense>
       )}
-    </div>
-  );
-}
-
-export function Loading() {
-  const { t } = useTranslation();
-  return (
-    <div className="loading" role="status">
-      <Button isLoading variation="link" loadingText={t('common.loading')} />
     </div>
   );
 }

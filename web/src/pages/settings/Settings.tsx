@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Flex, Heading, Tabs } from '@aws-amplify/ui-react';
 import { useAuth } from '../../auth/AuthContext';
-import { Loading } from '../../shell/Shell';
+import { Loading } from '../../shell/Loading';
 import Options from './Options';
 
 const Companies = lazy(() => import('./Companies'));

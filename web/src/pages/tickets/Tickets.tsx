@@ -5,7 +5,7 @@ import { DRAWER_TEMPORARY_BELOW_PX, type User } from '@balcao/shared';
 import { api, ApiError } from '../../api/http';
 import { errorText } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
-import { Loading } from '../../shell/Shell';
+import { Loading } from '../../shell/Loading';
 import { useMediaQuery } from '../../ui/hooks';
 import { toast } from '../../ui/toast';
 import { TicketIcon } from './icons';

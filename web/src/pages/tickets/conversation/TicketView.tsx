@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { api, ApiError } from '../../../api/http';
 import { toastError } from '../../../api/errors';
 import { useAuth } from '../../../auth/AuthContext';
-import { Loading } from '../../../shell/Shell';
+import { Loading } from '../../../shell/Loading';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
 import { Modal } from '../../../ui/Modal';
 import { toast } from '../../../ui/toast';
