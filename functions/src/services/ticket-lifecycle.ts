@@ -27,7 +27,7 @@ import { visibleTicket } from './conversation.js';
 import { currentMarker, getTicketItem, newTicketItem, ticketGuard, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem } from './tickets.js';
 import { contactTicketPut } from './search-index.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
-import { ticketLinkOps } from './tags.js';
+import { publishTagCounts, ticketLinkOps } from './tags.js';
 import type { QueueItem, UserItem } from './types.js';
 import { log } from '../core/log.js';
 
@@ -497,6 +497,7 @@ export async function deleteTicket(identity: Identity, ticketId: number): Promis
     }
   }
   await publishTicketChange(t, 'delete');
+  await publishTagCounts(t.companyId, t.tagIds ?? []);
   // The conversation goes with it (same partition); pointers of its messages too.
   const rest = await queryAll<MessageItem & { entity: string }>(t.PK);
   for (const m of rest) {

@@ -384,7 +384,13 @@ describe('tags routes', () => {
     expect((await w.admin.post('/tags/sync', { ticketId: gone.ticketId, tags: [tag, other] })).status).toBe(200);
     expect((await w.admin.post('/tags/sync', { ticketId: kept.ticketId, tags: [tag] })).status).toBe(200);
     expect(await counts(w.admin, tag)).toEqual({ tickets: 2, contacts: 0 });
+    const ws = await socket(w.adminToken);
+    const mark = ws.mark();
     expect((await w.admin.del(`/tickets/${gone.ticketId}`)).status).toBe(204);
+    // The tags page hears the lower counts too.
+    const heard = await ws.waitFor(`company-${w.companyId}-tag`, (d: any) => d?.action === 'counts' && d.counts.some((c: any) => c.id === tag && c.ticketsCount === 1), 20_000, mark);
+    expect(heard.data.counts.find((c: { id: number }) => c.id === other)).toMatchObject({ ticketsCount: 0 });
+    ws.close();
     expect((await w.admin.get(`/tickets/${gone.ticketId}`)).status).toBe(404);
     expect(await counts(w.admin, tag)).toEqual({ tickets: 1, contacts: 0 });
     expect(await counts(w.admin, other)).toEqual({ tickets: 0, contacts: 0 });
