@@ -23,7 +23,7 @@ import { TagsBar } from './TagsBar';
 import { TransferDialog } from './TransferDialog';
 
 const ScheduleDialog = lazy(() => import('../../schedules/ScheduleDialog'));
-import { canClose } from './rules';
+import { canClose, canStillSee } from './rules';
 import './conversation.css';
 
 // Contract between the tickets page (list panel) and the conversation pane: the props stay as they are.
@@ -52,11 +52,11 @@ function useQuickReplies() {
   return list;
 }
 
-/** The holder's name of a 409 "already assigned" answer. */
+/** The holder's name of a 409 "already assigned" answer (the error's details sit in the body). */
 function holderOf(err: unknown): string | undefined {
   if (!(err instanceof ApiError) || err.status !== 409) return undefined;
-  const body = err.body as { details?: { holder?: { name?: string } | null }; message?: string };
-  return body.details?.holder?.name ?? body.message?.match(/usuário (.+)$/)?.[1];
+  const body = err.body as { holder?: { name?: string } | null; message?: string };
+  return body.holder?.name ?? body.message?.match(/usuário (.+)$/)?.[1];
 }
 
 export default function TicketView({ ticketKey }: TicketViewProps) {
@@ -64,7 +64,7 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
   const navigate = useNavigate();
   const { user: me } = useAuth();
   const companyId = me?.companyId ?? 0;
-  const { ticket, setTicket, missing } = useTicket(ticketKey, companyId);
+  const { ticket, setTicket, missing, reload } = useTicket(ticketKey, companyId);
   const conv = useMessages(ticket?.id, companyId);
   const quickReplies = useQuickReplies();
   const [drawer, setDrawer] = useState<DrawerKind>(null);
@@ -129,14 +129,17 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
         return saved;
       } catch (err) {
         const holder = holderOf(err);
-        if (holder) toast.error(t('ticket.alreadyAssigned', { name: holder }));
-        else toastError(err);
+        if (holder) {
+          // Spec 001 §8: a warning; the screen was stale, so show the ticket as it now is.
+          toast.warning(t('ticket.alreadyAssigned', { name: holder }));
+          void reload();
+        } else toastError(err);
         return undefined;
       } finally {
         setBusy(false);
       }
     },
-    [ticket, setTicket, t],
+    [ticket, setTicket, t, reload],
   );
 
   const ticketActions = useMemo<TicketActions | null>(() => {
@@ -149,7 +152,7 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
         setBusy(false);
         if (fresh && fresh.userId && fresh.userId !== me.id && fresh.status === 'open') {
           setTicket(fresh);
-          toast.error(t('ticket.alreadyAssigned', { name: fresh.user?.name ?? '' }));
+          toast.warning(t('ticket.alreadyAssigned', { name: fresh.user?.name ?? '' }));
           return;
         }
         await update({ status: 'open', userId: me.id });
@@ -199,7 +202,8 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
   );
 
   if (!me) return null;
-  if (missing)
+  // Deleted, or taken out of this user's sight (another agent accepted it): nothing to act on.
+  if (missing || (ticket && !canStillSee(ticket, me)))
     return (
       <div className="tv tv-missing" data-testid="ticket-view" data-ticket={ticketKey}>
         {t('ticket.notFound')}

@@ -1,4 +1,4 @@
-import { isAdminProfile } from '@balcao/shared';
+import { canSeeTicket, isAdminProfile, type User } from '@balcao/shared';
 import type { ApiMessage, ApiTicket } from '../types';
 
 /** Spec 001 §4: a message is editable within 15 minutes of its creation. */
@@ -23,6 +23,13 @@ export const canEditMessage = (m: ApiMessage, userId: number, now = Date.now()) 
 /** Spec 001 §4: closing needs the ticket pending, one's own, or an admin (the server refuses too). */
 export const canClose = (t: Pick<ApiTicket, 'status' | 'userId'>, userId: number, profile: string) =>
   t.status === 'pending' || t.userId === userId || isAdminProfile(profile);
+
+/**
+ * Whether the user may still see the ticket (spec 000 §6, the server's rule): another agent
+ * accepting a pending ticket of a Nível 1's queue takes it out of that agent's sight.
+ */
+export const canStillSee = (t: Pick<ApiTicket, 'status' | 'userId' | 'queueId'>, me: Pick<User, 'id' | 'profile' | 'super' | 'queues' | 'allTicket'>) =>
+  me.super || canSeeTicket({ userId: me.id, profile: me.profile, queueIds: (me.queues ?? []).map((q) => q.id), allTicket: me.allTicket === 'enabled' }, t);
 
 /** Spec 001 §5: the sign option prefixes the text with the agent's name in bold. */
 export const signed = (text: string, name: string, on: boolean) => (on ? `*${name}:*\n${text}` : text);
