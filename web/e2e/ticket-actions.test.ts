@@ -287,6 +287,17 @@ describe('ticket screen actions', () => {
     // Ana's own screen is untouched: hers, open, with the composer.
     expect(await anaPage.getByTestId('ticket-assignee').textContent()).toContain('Ana Primeira');
     expect(await anaPage.getByRole('textbox', { name: 'Digite uma mensagem' }).isDisabled()).toBe(false);
+
+    // 3. With a live socket, Ana accepting elsewhere takes the ticket off Beto's screen at once.
+    const third = await pendingInQueue('Cliente Disputado Três', 'Ainda aguardo retorno');
+    for (const page of [anaPage, betoPage]) {
+      await page.goto(`${web()}/tickets/${third.uuid}`);
+      await expect.poll(() => view(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('pending');
+    }
+    await view(anaPage).getByRole('button', { name: 'Aceitar' }).click();
+    await expect.poll(() => view(anaPage).getAttribute('data-status'), { timeout: 20_000 }).toBe('open');
+    await view(betoPage).getByText('Atendimento não encontrado.').waitFor({ timeout: 20_000 });
+    expect(await betoPage.getByTestId('composer').count()).toBe(0);
     await anaCtx.close();
     await betoCtx.close();
   });
