@@ -20,7 +20,7 @@ import { batchGet, clean, getItem, nextId, transact, tx, updateItem, type Transa
 import { keys, pad } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import type { Identity } from '../core/identity.js';
-import { contactIdsByToken, contactMatches, indexContact, parseQuery } from './search-index.js';
+import { contactIdsByToken, contactMatches, contactsByPhrase, indexContact, parseQuery } from './search-index.js';
 import { assertContactTags, changeContactTags, changedTags, contactIdsWithTag, contactLinkOps, publishTagCounts, refsOf, tagKey, tagRefs, type TagRef } from './tags.js';
 import { connectionKey, listConnectionItems, type ConnectionItem } from './connections.js';
 import { currentMarker } from './tickets.js';
@@ -394,7 +394,7 @@ const tokenIds = (companyId: number, kind: 'N' | 'D', token: string, limit: numb
 type Words = ReturnType<typeof parseQuery>;
 
 /** Ids that may match every word (name prefix or digits), from the search index; `truncated` when a word had more. */
-async function wordCandidates(companyId: number, words: Words): Promise<{ ids: Set<number> | undefined; truncated: boolean }> {
+async function wordCandidates(companyId: number, words: Words, text: string): Promise<{ ids: Set<number> | undefined; truncated: boolean }> {
   let ids: Set<number> | undefined;
   let truncated = false;
   for (const w of words) {
@@ -406,6 +406,9 @@ async function wordCandidates(companyId: number, words: Words): Promise<{ ids: S
     const these = [...byName.ids, ...byDigits.ids];
     ids = ids ? new Set(these.filter((x) => ids!.has(x))) : new Set(these);
   }
+  // A name typed in its order finds its contacts whole even when each word alone had too many.
+  const byPhrase = truncated ? await contactsByPhrase(companyId, text, SEARCH_PER_WORD) : undefined;
+  if (byPhrase) ids = new Set([...(ids ?? []), ...byPhrase.ids]);
   return { ids, truncated };
 }
 
@@ -451,7 +454,7 @@ export async function listContacts(identity: Identity, query: Record<string, str
   };
   const words = term ? parseQuery(term) : [];
   if (words.length) {
-    const byWords = await wordCandidates(companyId, words);
+    const byWords = await wordCandidates(companyId, words, term);
     truncated ||= byWords.truncated;
     narrow([...(byWords.ids ?? [])]);
   }
@@ -548,7 +551,7 @@ export async function exportContacts(identity: Identity, query: Record<string, s
     next = page.next ? { u, k: page.next } : u + 1 < users.length ? { u: u + 1, k: {} } : undefined;
   } else if (words.length) {
     if (q.cursor) throw badCursor();
-    const { ids } = await wordCandidates(companyId, words);
+    const { ids } = await wordCandidates(companyId, words, term);
     found = await batchGet<ContactItem>([...(ids ?? [])].map((id) => contactKey(companyId, id)));
   } else {
     const pk = `C#${companyId}#CONTACTS`;

@@ -1,7 +1,8 @@
 import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { contactIndexItems, contactTicketItem, messageIndexItems, writeIndexItems } from './search-index.js';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { contactIndexItems, contactTicketItem, indexContact, messageIndexItems, pool, writeIndexItems } from './search-index.js';
 
 /**
  * One-off data migrations, run by the versioned seed (`seedLocal`: the local stack's start and
@@ -69,4 +70,34 @@ export async function backfillSearchIndex(opts: { companyId?: number; log?: (lin
   await flush();
   opts.log?.(`search index backfill: ${counts.contacts} contacts, ${counts.messages} messages, ${counts.tickets} tickets, ${counts.items} index puts`);
   return counts;
+}
+
+/**
+ * Name tokens of the search index as the name from each word on ("maria silva santos", "silva
+ * santos", "santos") instead of single words (data-model.md, "Search index"): every contact of a
+ * company, read from its alphabetical index, has its stored tokens compared with the ones it
+ * should have and put right (`indexContact`). Running it again finds nothing to change.
+ */
+export async function reindexContactNames(companyId: number, log?: (line: string) => void) {
+  let start: Record<string, unknown> | undefined;
+  let n = 0;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: env.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': `C#${companyId}#CONTACTS` },
+        ProjectionExpression: 'id, #n, #num',
+        ExpressionAttributeNames: { '#n': 'name', '#num': 'number' },
+        ExclusiveStartKey: start,
+      }),
+    );
+    const contacts = (out.Items ?? []) as { id: number; name: string; number: string }[];
+    await pool(contacts, 8, (c) => indexContact(companyId, c, c));
+    n += contacts.length;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  if (n) log?.(`search index: name tokens of ${n} contacts of company ${companyId} checked`);
+  return n;
 }

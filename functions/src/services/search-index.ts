@@ -7,11 +7,14 @@ import { pad } from '../core/keys.js';
 /**
  * The per-company word index behind the ticket search (docs/data-model.md, "Search index").
  *
- * - Contacts: one item per name word and one per digit suffix (4+ digits) of the number, under
+ * - Contacts: one item per word of the name holding the name from that word on ("maria silva
+ *   santos", "silva santos", "santos") and one per digit suffix (4+ digits) of the number, under
  *   the contact (`CTOK#<contactId>`, so its tokens are read and replaced with one Query), listed
  *   in the company's GSI1 partitions `SRCH#N` / `SRCH#D` sorted `<token>#<contactId>`: a name
- *   word prefix is a `begins_with` on SRCH#N, and any run of digits inside a number is the prefix
- *   of one of its suffixes on SRCH#D. About a dozen small items per contact.
+ *   word prefix is a `begins_with` on SRCH#N, and so is a run of words typed in the name's order
+ *   ("maria silva", "silva san"), which finds the few contacts of a common full name at once; any
+ *   run of digits inside a number is the prefix of one of its suffixes on SRCH#D. About a dozen
+ *   small items per contact.
  * - Messages: `TOK#M#<word>` → tickets, one item per word and ticket (SK the ticket id, newest
  *   first), for the words (2-30 characters, common stop words left out) of every stored message.
  * - `CTK#<contactId>` → the contact's tickets (written with the ticket), which turns a matched
@@ -29,6 +32,8 @@ export const wordsOf = (s: string) => foldText(s).split(/[^\p{L}\p{N}]+/u).filte
 
 const NAME_WORD_MAX = 30;
 const NAME_WORDS = 8;
+/** A name token's length: its words (each cut to NAME_WORD_MAX) from one position on. */
+const NAME_TOKEN_MAX = 120;
 const DIGITS_MIN = 4;
 const WORD_MIN = 2;
 const WORD_MAX = 30;
@@ -56,13 +61,22 @@ export const contactTicketsPk = (companyId: number, contactId: number) => `C#${c
 /** The item tying a ticket to its contact; written in the ticket's creation transaction. */
 export const contactTicketPut = (companyId: number, contactId: number, ticketId: number): TransactItem => tx.put(contactTicketItem(companyId, contactId, ticketId));
 
-/** Tokens of a contact: the words of its name and the digit suffixes of its number. */
+/** Name words as tokens hold them (and queries look them up): cut to NAME_WORD_MAX. */
+const nameWords = (name: string) => wordsOf(name).map((w) => w.slice(0, NAME_WORD_MAX));
+/** The name from one word on, as one token (or a query's run of words, to find by prefix). */
+const namePhrase = (words: string[]) => words.join(' ').slice(0, NAME_TOKEN_MAX).trimEnd();
+
+/** Tokens of a contact: its name from each word on, and the digit suffixes of its number. */
 export function contactTokens(contact: { name: string; number: string }): { kind: ContactKind; token: string }[] {
   const out = new Map<string, { kind: ContactKind; token: string }>();
   const digits = contact.number.replace(/\D/g, '');
   // A contact still named by its number (no push name yet) has no name words worth indexing.
   const placeholder = /^[\d\s()+.-]*$/.test(contact.name) && contact.name.replace(/\D/g, '') === digits;
-  for (const w of placeholder ? [] : wordsOf(contact.name).slice(0, NAME_WORDS)) out.set(`N#${w.slice(0, NAME_WORD_MAX)}`, { kind: 'N', token: w.slice(0, NAME_WORD_MAX) });
+  const words = placeholder ? [] : nameWords(contact.name).slice(0, NAME_WORDS);
+  for (let i = 0; i < words.length; i++) {
+    const token = namePhrase(words.slice(i));
+    out.set(`N#${token}`, { kind: 'N', token });
+  }
   for (let i = 0; i + DIGITS_MIN <= digits.length; i++) out.set(`D#${digits.slice(i)}`, { kind: 'D', token: digits.slice(i) });
   return [...out.values()];
 }
@@ -255,6 +269,19 @@ export function contactMatches(contact: { name: string; number: string } | undef
 
 /** Whether the contact lookups of a word are exact (a word over 30 characters is looked up cut). */
 export const contactLookupExact = (w: QueryWord) => w.word.length <= NAME_WORD_MAX;
+
+/**
+ * Contacts whose name holds the text's words in the order typed, one after another, the last one
+ * as a prefix ("maria silva" → Maria Silva Santos, Maria Silvana): a subset of the contacts
+ * matching every word, found with one key range however common each word is. Undefined for a
+ * text of fewer than two words or a phone number (the words' own lookups cover those).
+ */
+export async function contactsByPhrase(companyId: number, text: string, limit: number): Promise<{ ids: number[]; more: boolean } | undefined> {
+  // Every word as typed, stop words and letters too ("maria da silva", "souza m"): names keep them.
+  const words = nameWords(text);
+  if (words.length < 2 || /^[\d\s()+.-]+$/.test(text.trim())) return undefined;
+  return contactIdsByToken(companyId, 'N', namePhrase(words), limit);
+}
 
 /**
  * The contacts of a word (name word prefix, digits inside the number), at most `limit`;

@@ -2,7 +2,7 @@ import { TICKETS_PAGE, validationError } from '@balcao/shared';
 import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
 import { contactKey, type ContactItem } from './contacts.js';
-import { IdStream, contactLookupExact, contactMatches, contactsOfWord, parseQuery, pool, ticketsWithWord, type QueryWord } from './search-index.js';
+import { IdStream, contactLookupExact, contactMatches, contactsByPhrase, contactsOfWord, parseQuery, pool, ticketsWithWord, type QueryWord } from './search-index.js';
 import { byContactTags, type Plan } from './ticket-list.js';
 import { ticketKey, type TicketItem } from './tickets.js';
 
@@ -67,6 +67,9 @@ export async function searchTickets(identity: Identity, plan: Plan, opts: { belo
   const { below, skip = 0, examine = EXAMINED_MAX } = opts;
   const parsed = parseQuery(plan.q.searchParam ?? '');
   const letters = parsed.filter((w) => w.filterOnly);
+  // A name typed in its order ("maria da silva"): its contacts come whole from one key range,
+  // however many contacts each word alone has (those lists stop at CONTACTS_MAX).
+  const phrase = contactsByPhrase(cid, plan.q.searchParam ?? '', CONTACTS_MAX);
   const words: Word[] = await Promise.all(
     parsed
       .filter((w) => !w.filterOnly)
@@ -116,6 +119,9 @@ export async function searchTickets(identity: Identity, plan: Plan, opts: { belo
     await contactsOf(matched);
     matched = matched.filter((c) => lists.every((x) => contactMatches(contactCache.get(c) ?? undefined, x.w)));
   }
+  // The phrase's contacts match every word by construction.
+  const byPhrase = await phrase;
+  if (byPhrase?.ids.length) matched = [...new Set([...matched, ...byPhrase.ids])];
   const driverSet = new Set(drivers);
 
   // The candidate streams, merged by id, newest first.

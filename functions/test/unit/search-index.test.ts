@@ -3,9 +3,12 @@ import { contactMatches, contactTokens, messageTokens, parseQuery } from '../../
 import { zonedDayRange } from '../../src/services/ticket-list.js';
 
 describe('search index tokens', () => {
-  it('indexes folded name words and every 4+ digit suffix of the number', () => {
+  it('indexes the folded name from each word on and every 4+ digit suffix of the number', () => {
     const tokens = contactTokens({ name: 'João  CONCEIÇÃO-Silva', number: '5521976543210' });
-    expect(tokens.filter((t) => t.kind === 'N').map((t) => t.token)).toEqual(['joao', 'conceicao', 'silva']);
+    // Each word starts a token (a word prefix is a key prefix), and so does a run of words in order.
+    expect(tokens.filter((t) => t.kind === 'N').map((t) => t.token)).toEqual(['joao conceicao silva', 'conceicao silva', 'silva']);
+    const long = contactTokens({ name: `${'a'.repeat(40)} Maria da Silva`, number: '1' }).filter((t) => t.kind === 'N');
+    expect(long.map((t) => t.token)).toEqual([`${'a'.repeat(30)} maria da silva`, 'maria da silva', 'da silva', 'silva']);
     const digits = tokens.filter((t) => t.kind === 'D').map((t) => t.token);
     expect(digits).toHaveLength(10);
     expect(digits[0]).toBe('5521976543210');
