@@ -44,6 +44,14 @@ class Realtime {
     return () => set.delete(fn);
   }
 
+  /**
+   * Hands the listeners a state the client learned from an answer rather than an event (a 409
+   * showing a ticket moved while its event is still on the way), as if the server had sent it.
+   */
+  deliver(event: string, data: unknown) {
+    this.listeners.get(event)?.forEach((fn) => fn(data as never));
+  }
+
   onReconnect(fn: () => void): () => void {
     this.reconnectListeners.add(fn);
     return () => this.reconnectListeners.delete(fn);

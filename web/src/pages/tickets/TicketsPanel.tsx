@@ -171,13 +171,20 @@ export function TicketsPanel({ user, selectedKey, narrow }: { user: User; select
       } catch (e) {
         // Spec 001 §4: someone else took it first.
         const holder = e instanceof ApiError ? (e.body as { holder?: { name?: string } | null }).holder : undefined;
-        if (e instanceof ApiError && e.code === 'ERR_OTHER_OPEN_TICKET' && holder?.name) toast.warning(t('tickets.alreadyAssigned', { name: holder.name }), 3000);
-        else toastError(e);
+        if (e instanceof ApiError && e.code === 'ERR_OTHER_OPEN_TICKET' && holder?.name) {
+          toast.warning(t('tickets.alreadyAssigned', { name: holder.name }), 3000);
+          // The row is stale (its event is late): the lists get the ticket as it is now.
+          const event = companyEvent(user.companyId, 'ticket');
+          api
+            .get<ApiTicket>(`/tickets/${tk.id}`)
+            .then((now) => realtime.deliver(event, { action: 'update', ticket: now }))
+            .catch((err) => err instanceof ApiError && err.status === 404 && realtime.deliver(event, { action: 'delete', ticketId: tk.id }));
+        } else toastError(e);
       } finally {
         setAccepting(null);
       }
     },
-    [navigate, t, user.id],
+    [navigate, t, user.id, user.companyId],
   );
 
   const badge = (n: number | undefined, testId: string) =>
