@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { applyStackEnv, endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
-import { connected, sandbox, until } from '../../functions/test/integration/pipeline-helpers.js';
-import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { sandbox, until } from '../../functions/test/integration/pipeline-helpers.js';
+import { NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { browserAndCompany, type ConnectedCompany } from './support/world.js';
 
 // Issue 5 §4 (client side): the schedules page, its dialog and a schedule reaching the phone.
 
 let browser: Browser;
-let t: Awaited<ReturnType<typeof connected>>;
+let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
 const phone = () => `55219${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
-beforeAll(async () => {
-  browser = await launch();
-  t = await connected();
-});
-afterAll(async () => {
-  t?.ws.close();
-  await browser?.close();
+browserAndCompany((b, c) => {
+  browser = b;
+  t = c;
 });
 
 /** `<input type="datetime-local">` value in the browser's (and this process's) zone. */

@@ -1,26 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { connected, sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
+import { sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
-import { launch, newContext, screenshot, signInUi } from './support/browser.js';
+import { newContext, screenshot, signInUi } from './support/browser.js';
+import { browserAndCompany, type ConnectedCompany } from './support/world.js';
 
 // Issue 4 §2 and §4 on the ticket screen, in Chromium against the real stack and the sandbox
 // phones: forwarding a message to another contact, reactions both ways, and the "already
 // assigned" warning when two agents accept the same pending ticket.
 
 let browser: Browser;
-let t: Awaited<ReturnType<typeof connected>>;
+let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
 const phoneNumber = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
-beforeAll(async () => {
-  browser = await launch();
-  t = await connected();
-});
-afterAll(async () => {
-  t?.ws.close();
-  await browser?.close();
+browserAndCompany((b, c) => {
+  browser = b;
+  t = c;
 });
 
 const phone = async (customer: string) => (await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${customer}`)).body;

@@ -1,26 +1,23 @@
 import { deflateSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { RATING_REQUEST } from '@balcao/shared';
-import { connected, sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
+import { sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
-import { FAKE_MEDIA_ARGS, launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { FAKE_MEDIA_ARGS, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { browserAndCompany, type ConnectedCompany } from './support/world.js';
 
 // Issue 4 §2-§4 (client side): the conversation pane against the real stack and the sandbox phone.
 
 let browser: Browser;
-let t: Awaited<ReturnType<typeof connected>>;
+let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
 const phoneNumber = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
-beforeAll(async () => {
-  browser = await launch(FAKE_MEDIA_ARGS);
-  t = await connected();
-});
-afterAll(async () => {
-  t?.ws.close();
-  await browser?.close();
-});
+browserAndCompany((b, c) => {
+  browser = b;
+  t = c;
+}, FAKE_MEDIA_ARGS);
 
 /** A real PNG (the API sniffs the bytes): w×h of one colour. */
 function png(w: number, h: number, rgb: [number, number, number]): Buffer {

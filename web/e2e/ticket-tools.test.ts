@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { connected, sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
+import { sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
-import { launch, newContext, screenshot, signInUi } from './support/browser.js';
+import { newContext, screenshot, signInUi } from './support/browser.js';
+import { browserAndCompany, type ConnectedCompany } from './support/world.js';
 
 // Issue 5 §2-§3 on the ticket screen: the tags bar edits ticket and contact tags; a quick reply
 // typed with "/" fills the composer, and one with an attachment sends the file.
 
 let browser: Browser;
-let t: Awaited<ReturnType<typeof connected>>;
+let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
 
-beforeAll(async () => {
-  browser = await launch();
-  t = await connected();
-});
-afterAll(async () => {
-  t?.ws.close();
-  await browser?.close();
+browserAndCompany((b, c) => {
+  browser = b;
+  t = c;
 });
 
 describe('ticket screen tools', () => {

@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { connected, sandbox, until } from '../../functions/test/integration/pipeline-helpers.js';
+import { sandbox, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
-import { launch, newContext, screenshot, signInUi } from './support/browser.js';
+import { newContext, screenshot, signInUi } from './support/browser.js';
+import { browserAndCompany, type ConnectedCompany } from './support/world.js';
 
 // Issue 4 §1 (client side): paging, search, the new-ticket dialog and the ?number= flow.
 
 let browser: Browser;
-let t: Awaited<ReturnType<typeof connected>>;
+let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
 const rand = (n: number) => String(Math.floor(Math.random() * 10 ** n)).padStart(n, '0');
 const list = (page: Page, name: string) => page.getByTestId(`tickets-list-${name}`);
 
-beforeAll(async () => {
-  browser = await launch();
-  t = await connected();
-});
-afterAll(async () => {
-  t?.ws.close();
-  await browser?.close();
+browserAndCompany((b, c) => {
+  browser = b;
+  t = c;
 });
 
 async function write(from: string, name: string, body: string) {

@@ -1,23 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { connected, sandbox, ticketOf } from '../../functions/test/integration/pipeline-helpers.js';
+import { sandbox, ticketOf } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
-import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { browserAndCompany, type ConnectedCompany } from './support/world.js';
 
 // Issue 4 §1 (client side): the ticket list panel follows the company's tickets live.
 
 let browser: Browser;
-let t: Awaited<ReturnType<typeof connected>>;
+let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
 const phone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
-beforeAll(async () => {
-  browser = await launch();
-  t = await connected();
-});
-afterAll(async () => {
-  t?.ws.close();
-  await browser?.close();
+browserAndCompany((b, c) => {
+  browser = b;
+  t = c;
 });
 
 const list = (page: Page, name: string) => page.getByTestId(`tickets-list-${name}`);

@@ -1,0 +1,24 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { connected } from '../../../functions/test/integration/pipeline-helpers.js';
+import { launch } from './browser.js';
+
+export type ConnectedCompany = Awaited<ReturnType<typeof connected>>;
+
+/**
+ * The world of most browser test files: one Chromium and one company with a connected sandbox
+ * connection, made before the file's tests (handed to `ready`) and closed after them.
+ */
+export function browserAndCompany(ready: (browser: Browser, company: ConnectedCompany) => void, launchArgs: string[] = []) {
+  let browser: Browser | undefined;
+  let company: ConnectedCompany | undefined;
+  beforeAll(async () => {
+    browser = await launch(launchArgs);
+    company = await connected();
+    ready(browser, company);
+  });
+  afterAll(async () => {
+    company?.ws.close();
+    await browser?.close();
+  });
+}
