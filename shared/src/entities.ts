@@ -120,3 +120,44 @@ export interface Connection {
   createdAt: string;
   updatedAt: string;
 }
+
+export type TicketStatus = 'pending' | 'open' | 'closed';
+
+/**
+ * A ticket's own fields as the API answers them: the stored item (functions' `TicketItem`) adds
+ * its keys and write version, the answer (`toApiTicket`) adds the names of its contact, agent,
+ * queue, connection and tags.
+ */
+export interface TicketFields {
+  id: number;
+  uuid: string;
+  companyId: number;
+  status: TicketStatus;
+  userId: number | null;
+  queueId: number | null;
+  contactId: number;
+  whatsappId: number;
+  unreadMessages: number;
+  isGroup: boolean;
+  lastMessage: string;
+  /** Sequence of the last stored message: the messages' sort order within the ticket. */
+  lastSeq: number;
+  /** Whether the last stored message was ours (the inactivity close waits on our last word). */
+  lastFromMe?: boolean;
+  chatbot: boolean;
+  useIntegration: boolean;
+  integrationId: number | null;
+  promptId: number | null;
+  tagIds: number[];
+  queuedAt: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** Close with rating (server-behaviour §6): a 1-3 reply before this instant records the rating. */
+  awaitingRatingUntil?: string | null;
+  rating?: number | null;
+  ratingAt?: string | null;
+  /** The agent the rating is for (the ticket's agent at close). */
+  ratingUserId?: number | null;
+  createdAt: string;
+  updatedAt: string;
+}

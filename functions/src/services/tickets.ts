@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@balcao/shared';
+import { AppError, type TicketFields, type TicketStatus } from '@balcao/shared';
 import { getItem, isTransactionConflict, nextId, transact, tx } from '../core/db.js';
 import { counterDeltas } from './ticket-counters.js';
 import { pad } from '../core/keys.js';
 import { contactTicketPut } from './search-index.js';
 
-export type TicketStatus = 'pending' | 'open' | 'closed';
+export type { TicketStatus } from '@balcao/shared';
 
-export interface TicketItem {
+/** The stored ticket: its public fields (shared `TicketFields`) with its keys and write version. */
+export interface TicketItem extends TicketFields {
   PK: string;
   SK: string;
   entity: 'ticket';
@@ -20,42 +21,11 @@ export interface TicketItem {
   /** Ticket timer index (sparse; `ticketTimerKeys`). */
   GSI4PK?: string;
   GSI4SK?: string;
-  id: number;
-  uuid: string;
-  companyId: number;
-  status: TicketStatus;
-  userId: number | null;
-  queueId: number | null;
-  contactId: number;
-  whatsappId: number;
-  unreadMessages: number;
-  isGroup: boolean;
-  lastMessage: string;
-  /** Sequence of the last stored message: the messages' sort order within the ticket. */
-  lastSeq: number;
-  /** Whether the last stored message was ours (the inactivity close waits on our last word). */
-  lastFromMe?: boolean;
-  chatbot: boolean;
-  useIntegration: boolean;
-  integrationId: number | null;
-  promptId: number | null;
-  tagIds: number[];
-  queuedAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** Close with rating (server-behaviour §6): a 1-3 reply before this instant records the rating. */
-  awaitingRatingUntil?: string | null;
-  rating?: number | null;
-  ratingAt?: string | null;
-  /** The agent the rating is for (the ticket's agent at close). */
-  ratingUserId?: number | null;
   /**
    * Write version: every write of the whole item bumps it and is conditional on the version read
    * (`ticketGuard`), so a message stored at the same time never overwrites a status change.
    */
   wv?: number;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export const TWO_HOURS_MS = 2 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
-import type { QueueRef } from '@balcao/shared';
+import type { QueueRef, TicketFields } from '@balcao/shared';
 
 /** Client views of the API's ticket and message answers (functions/src/services/ticket-view.ts, messages.ts). */
-export type TicketStatus = 'pending' | 'open' | 'closed';
+export type { TicketStatus } from '@balcao/shared';
 
 export interface TagRef {
   id: number;
@@ -10,30 +10,9 @@ export interface TagRef {
   type?: 'ticket' | 'contact';
 }
 
-export interface ApiTicket {
-  id: number;
-  uuid: string;
-  companyId: number;
-  status: TicketStatus;
-  userId: number | null;
-  queueId: number | null;
-  contactId: number;
-  whatsappId: number;
-  unreadMessages: number;
-  isGroup: boolean;
-  lastMessage: string;
-  lastSeq: number;
-  chatbot: boolean;
-  useIntegration: boolean;
-  integrationId: number | null;
-  promptId: number | null;
-  tagIds: number[];
+/** A ticket as the API answers it: its own fields (shared) and the names the screens show. */
+export interface ApiTicket extends TicketFields {
   tags?: TagRef[];
-  queuedAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
   contact: {
     id: number;
     name: string;
