@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button, Flex, Loader, SelectField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { Button, Flex, SelectField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import {
   FORM_SUBMIT_DELAY_MS,
   SCHEDULE_DEFAULT_AHEAD_MS,
@@ -12,10 +12,10 @@ import {
 } from '@balcao/shared';
 import { api } from '../../api/http';
 import { applyFieldErrors, errorText, toastError } from '../../api/errors';
+import { ContactSearchField, MIN_CONTACT_SEARCH } from '../../ui/ContactSearchField';
 import { Modal } from '../../ui/Modal';
 import { delay, fieldError, resolver } from '../../ui/form';
 import { Icon } from '../../ui/icons';
-import { formatWhatsappNumber } from '../../ui/phone';
 import { toast } from '../../ui/toast';
 import { StatusChip, useScheduleReason } from './StatusChip';
 import './schedules.css';
@@ -33,8 +33,6 @@ interface Values {
   whatsappId: string;
 }
 
-/** The contact search starts at 3 characters, like the new-ticket dialog's (spec 001 §5). */
-const MIN_CONTACT_SEARCH = 3;
 /** The variables filled at send time (server-behaviour §3), shown as typed. */
 const VARIABLES = ['name', 'firstName', 'ms', 'hora', 'protocol', 'agent'].map((v) => `{{${v}}}`).join(', ');
 
@@ -67,9 +65,6 @@ export default function ScheduleDialog({
   // After a create whose upload failed, a retry edits that schedule instead of creating another.
   const [current, setCurrent] = useState<Schedule | null>(schedule);
   const [contact, setContact] = useState<ScheduleContact | null>(schedule?.contact ?? initialContact ?? null);
-  const [term, setTerm] = useState('');
-  const [options, setOptions] = useState<ScheduleContact[]>([]);
-  const [searching, setSearching] = useState(false);
   const [connections, setConnections] = useState<{ id: number; name: string }[]>([]);
   const [file, setFile] = useState<File | null>(null);
   const [dropMedia, setDropMedia] = useState(false);
@@ -97,28 +92,6 @@ export default function ScheduleDialog({
       live = false;
     };
   }, []);
-
-  // Debounced contact search (500 ms, spec 001 §9).
-  const typed = term.trim();
-  useEffect(() => {
-    if (contact || typed.length < MIN_CONTACT_SEARCH) {
-      setOptions([]);
-      return;
-    }
-    let live = true;
-    const timer = setTimeout(() => {
-      setSearching(true);
-      api
-        .get<{ contacts: ScheduleContact[] }>('/contacts', { query: { searchParam: typed } })
-        .then((r) => live && setOptions(r.contacts ?? []))
-        .catch((e) => live && toastError(e))
-        .finally(() => live && setSearching(false));
-    }, 500);
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, [typed, contact]);
 
   const choose = (c: ScheduleContact | null) => {
     setContact(c);
@@ -205,48 +178,18 @@ export default function ScheduleDialog({
             </Flex>
           )}
           <input type="hidden" {...register('contactId')} />
-          {contact ? (
-            <Flex alignItems="flex-end" gap="0.5rem">
-              <TextField label={t('schedules.contact')} value={`${contact.name}${contact.number ? ` — ${formatWhatsappNumber(contact.number)}` : ''}`} isReadOnly flex="1" />
-              {!readOnly && (
-                <Button size="small" onClick={() => choose(null)}>
-                  {t('schedules.changeContact')}
-                </Button>
-              )}
-            </Flex>
-          ) : (
-            <div className="sch-contact-search">
-              <TextField
-                label={t('schedules.contact')}
-                placeholder={t('schedules.contactPlaceholder')}
-                value={term}
-                onChange={(e) => setTerm(e.target.value)}
-                autoComplete="off"
-                autoFocus
-                hasError={!!err.contactId}
-                errorMessage={fieldError(err.contactId)}
-                descriptiveText={typed.length > 0 && typed.length < MIN_CONTACT_SEARCH ? t('schedules.minChars', { count: MIN_CONTACT_SEARCH }) : undefined}
-              />
-              {typed.length >= MIN_CONTACT_SEARCH && (
-                <ul className="sch-contact-options" role="listbox" aria-label={t('schedules.contact')}>
-                  {searching && (
-                    <li className="sch-contact-option muted">
-                      <Loader size="small" /> {t('common.loading')}
-                    </li>
-                  )}
-                  {!searching && options.length === 0 && <li className="sch-contact-option muted">{t('schedules.noContacts')}</li>}
-                  {options.map((c) => (
-                    <li key={c.id} role="option" aria-selected="false">
-                      <button type="button" className="sch-contact-option" onClick={() => choose(c)}>
-                        <strong>{c.name}</strong>
-                        <span>{formatWhatsappNumber(c.number)}</span>
-                      </button>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          )}
+          <ContactSearchField
+            label={t('schedules.contact')}
+            placeholder={t('schedules.contactPlaceholder')}
+            hint={t('schedules.minChars', { count: MIN_CONTACT_SEARCH })}
+            emptyText={t('schedules.noContacts')}
+            changeLabel={readOnly ? undefined : t('schedules.changeContact')}
+            value={contact}
+            onChange={choose}
+            error={fieldError(err.contactId)}
+            autoFocus
+            classPrefix="sch-contact"
+          />
           <TextAreaField
             label={t('schedules.body')}
             rows={5}

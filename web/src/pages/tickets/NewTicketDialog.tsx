@@ -1,14 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Flex, Loader, SelectField, TextField } from '@aws-amplify/ui-react';
-import { FORM_SUBMIT_DELAY_MS, isAdminProfile, SEARCH_DEBOUNCE_MS, SELECT_QUEUE, type User } from '@balcao/shared';
+import { Alert, Button, Flex, SelectField } from '@aws-amplify/ui-react';
+import { FORM_SUBMIT_DELAY_MS, isAdminProfile, SELECT_QUEUE, type User } from '@balcao/shared';
 import { api, ApiError } from '../../api/http';
 import { errorText, toastError } from '../../api/errors';
 import { translateMessage } from '../../i18n';
+import { ContactSearchField, MIN_CONTACT_SEARCH } from '../../ui/ContactSearchField';
 import { Modal } from '../../ui/Modal';
 import { delay } from '../../ui/form';
-import { useDebounced } from '../../ui/hooks';
-import { formatWhatsappNumber } from '../../ui/phone';
 import type { Option } from './MultiSelect';
 import type { ApiTicket } from './types';
 
@@ -17,9 +16,6 @@ interface ContactLite {
   name: string;
   number: string;
 }
-
-/** The contact search starts at 3 characters (spec 001 §5). */
-const MIN_CONTACT_SEARCH = 3;
 
 /** Which contact a typed value creates: all digits → that number; other text → a name (spec 001 §5). */
 export const contactFromText = (text: string) => (/^\d+$/.test(text) ? { name: text, number: text } : { name: text });
@@ -48,11 +44,7 @@ export default function NewTicketDialog({
 }) {
   const { t } = useTranslation();
   const admin = isAdminProfile(user.profile) || !!user.super;
-  const [text, setText] = useState('');
-  const term = useDebounced(text.trim(), SEARCH_DEBOUNCE_MS);
   const [contact, setContact] = useState<ContactLite | null>(initialContact ?? null);
-  const [options, setOptions] = useState<ContactLite[]>([]);
-  const [searching, setSearching] = useState(false);
   const [queueId, setQueueId] = useState<string>(queues.length === 1 ? String(queues[0]!.id) : '');
   const [connections, setConnections] = useState<{ id: number; name: string }[]>([]);
   const [whatsappId, setWhatsappId] = useState<string>(user.whatsappId ? String(user.whatsappId) : '');
@@ -71,25 +63,7 @@ export default function NewTicketDialog({
     };
   }, []);
 
-  useEffect(() => {
-    if (contact || term.length < MIN_CONTACT_SEARCH) {
-      setOptions([]);
-      return;
-    }
-    let live = true;
-    setSearching(true);
-    api
-      .get<{ contacts: ContactLite[] }>('/contacts', { query: { searchParam: term } })
-      .then((r) => live && setOptions(r.contacts ?? []))
-      .catch((e) => live && toastError(e))
-      .finally(() => live && setSearching(false));
-    return () => {
-      live = false;
-    };
-  }, [term, contact]);
-
-  const createContact = async () => {
-    const value = text.trim();
+  const createContact = async (value: string) => {
     if (!value) return;
     setBusy(true);
     try {
@@ -144,56 +118,20 @@ export default function NewTicketDialog({
     }
   };
 
-  const typed = text.trim();
   return (
     <Modal open={open} title={t('tickets.newTitle')} onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate data-testid="new-ticket-form">
         <Flex direction="column" gap="0.9rem">
-          {contact ? (
-            <Flex alignItems="flex-end" gap="0.5rem">
-              <TextField label={t('tickets.contact')} value={`${contact.name}${contact.number ? ` — ${formatWhatsappNumber(contact.number)}` : ''}`} isReadOnly flex="1" />
-              <Button size="small" onClick={() => setContact(null)}>
-                {t('tickets.changeContact')}
-              </Button>
-            </Flex>
-          ) : (
-            <div className="contact-search">
-              <TextField
-                label={t('tickets.contact')}
-                placeholder={t('tickets.contactPlaceholder')}
-                value={text}
-                onChange={(e) => setText(e.target.value)}
-                hasError={!!errors.contact}
-                errorMessage={errors.contact}
-                autoComplete="off"
-                descriptiveText={typed.length > 0 && typed.length < MIN_CONTACT_SEARCH ? t('tickets.minChars', { count: MIN_CONTACT_SEARCH }) : undefined}
-              />
-              {typed.length >= MIN_CONTACT_SEARCH && (
-                <ul className="contact-options" role="listbox" aria-label={t('tickets.contact')}>
-                  {searching && (
-                    <li className="contact-option muted">
-                      <Loader size="small" /> {t('common.loading')}
-                    </li>
-                  )}
-                  {options.map((c) => (
-                    <li key={c.id} role="option" aria-selected="false">
-                      <button type="button" className="contact-option" onClick={() => setContact(c)}>
-                        <strong>{c.name}</strong>
-                        <span>{formatWhatsappNumber(c.number)}</span>
-                      </button>
-                    </li>
-                  ))}
-                  {!searching && term === typed && (
-                    <li role="option" aria-selected="false">
-                      <button type="button" className="contact-option add" disabled={busy} onClick={() => void createContact()}>
-                        {t('tickets.addContact', { value: typed })}
-                      </button>
-                    </li>
-                  )}
-                </ul>
-              )}
-            </div>
-          )}
+          <ContactSearchField
+            label={t('tickets.contact')}
+            placeholder={t('tickets.contactPlaceholder')}
+            hint={t('tickets.minChars', { count: MIN_CONTACT_SEARCH })}
+            changeLabel={t('tickets.changeContact')}
+            value={contact}
+            onChange={setContact}
+            error={errors.contact}
+            create={{ label: (value) => t('tickets.addContact', { value }), busy, onCreate: (value) => void createContact(value) }}
+          />
           <SelectField
             label={t('tickets.queue')}
             value={queueId}
