@@ -1,13 +1,13 @@
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button, Flex, Loader, Radio, RadioGroupField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
+import { Button, Flex, Loader, Radio, RadioGroupField, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { FORM_SUBMIT_DELAY_MS, QUICK_MESSAGE_MEDIA_MAX_BYTES, quickMessageSchema } from '@balcao/shared';
 import { api } from '../../api/http';
 import { applyFieldErrors, errorText, toastError } from '../../api/errors';
+import { AttachmentField, useAttachment } from '../../ui/AttachmentField';
 import { Modal } from '../../ui/Modal';
 import { delay, fieldError, resolver } from '../../ui/form';
-import { Icon } from '../../ui/icons';
 import { toast } from '../../ui/toast';
 import type { QuickMessage } from './types';
 
@@ -20,9 +20,6 @@ interface Values {
   geral: 'true' | 'false';
 }
 
-/** Spec 001 §5: spaces in attachment names become underscores (the server stores them so too). */
-export const attachmentName = (name: string) => name.replace(/ /g, '_');
-
 /**
  * Quick reply dialog (spec 001 §3): shortcode, multiline message with emoji at the cursor, an
  * optional attachment (uploaded after the reply is saved: the upload route needs its id) and
@@ -32,11 +29,8 @@ export default function QuickMessageDialog({ record, onClose, onSaved }: { recor
   const { t } = useTranslation();
   // After a create whose upload failed, a retry edits that reply instead of creating another.
   const [current, setCurrent] = useState<QuickMessage | null>(record);
-  const [file, setFile] = useState<File | null>(null);
-  const [dropMedia, setDropMedia] = useState(false);
-  const [fileError, setFileError] = useState<string | undefined>();
+  const attachment = useAttachment();
   const [emojiOpen, setEmojiOpen] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
   const textArea = useRef<HTMLTextAreaElement | null>(null);
   const { register, handleSubmit, setValue, getValues, watch, setError, formState } = useForm<Values>({
     resolver: resolver<Values>(quickMessageSchema),
@@ -61,23 +55,6 @@ export default function QuickMessageDialog({ record, onClose, onSaved }: { recor
     [getValues, setValue],
   );
 
-  const pick = (f: File | undefined) => {
-    if (!f) return;
-    if (f.size > QUICK_MESSAGE_MEDIA_MAX_BYTES) {
-      setFileError(t('errors.ERR_PAYLOAD_TOO_LARGE'));
-      return;
-    }
-    setFileError(undefined);
-    setFile(new File([f], attachmentName(f.name), { type: f.type }));
-  };
-
-  const removeAttachment = () => {
-    if (file) setFile(null);
-    else setDropMedia(true);
-    setFileError(undefined);
-    if (fileInput.current) fileInput.current.value = '';
-  };
-
   const onSubmit = handleSubmit(async () => {
     await delay(FORM_SUBMIT_DELAY_MS);
     const v = getValues();
@@ -90,19 +67,20 @@ export default function QuickMessageDialog({ record, onClose, onSaved }: { recor
       return;
     }
     setCurrent(saved);
+    const { file } = attachment;
     try {
       if (file) {
         const form = new FormData();
         form.append('typeArch', 'quickMessage');
         form.append('file', file, file.name);
         saved = await api.post<QuickMessage>(`/quick-messages/${saved.id}/media-upload`, form);
-      } else if (dropMedia && saved.mediaPath) {
+      } else if (attachment.dropSaved && saved.mediaPath) {
         saved = await api.del<QuickMessage>(`/quick-messages/${saved.id}/media-upload`);
       }
     } catch (e) {
       // The text is saved; only the attachment failed: keep the dialog open on the saved reply.
       onSaved(saved);
-      setFileError(errorText(e));
+      attachment.setError(errorText(e));
       toastError(e);
       return;
     }
@@ -112,7 +90,6 @@ export default function QuickMessageDialog({ record, onClose, onSaved }: { recor
   });
 
   const err = formState.errors;
-  const shownName = file ? file.name : !dropMedia ? current?.mediaName ?? current?.mediaPath ?? null : null;
   return (
     <Modal open title={current ? t('quickMessages.dialogEdit') : t('quickMessages.dialogAdd')} onClose={onClose} wide>
       <form onSubmit={onSubmit} noValidate>
@@ -145,31 +122,14 @@ export default function QuickMessageDialog({ record, onClose, onSaved }: { recor
               <EmojiPicker onPick={insertAtCursor} />
             </Suspense>
           )}
-          <div className="qm-attachment">
-            <Text as="span" fontWeight={600}>
-              {t('quickMessages.attachment')}
-            </Text>
-            {shownName ? (
-              <span className="qm-file" data-testid="qm-file">
-                <Icon name="attach" size={18} />
-                <span className="qm-file-name">{shownName}</span>
-                <button type="button" className="icon-btn danger" aria-label={t('quickMessages.removeAttachment', { name: shownName })} onClick={removeAttachment}>
-                  <Icon name="delete" size={18} />
-                </button>
-              </span>
-            ) : (
-              <span className="qm-none">{t('quickMessages.noAttachment')}</span>
-            )}
-            <Button size="small" onClick={() => fileInput.current?.click()}>
-              {shownName ? t('quickMessages.replaceAttachment') : t('quickMessages.attach')}
-            </Button>
-            <input ref={fileInput} type="file" hidden data-testid="qm-file-input" onChange={(e) => pick(e.target.files?.[0])} />
-            {fileError && (
-              <Text as="span" className="qm-file-error" role="alert">
-                {fileError}
-              </Text>
-            )}
-          </div>
+          <AttachmentField
+            attachment={attachment}
+            savedName={current?.mediaName ?? current?.mediaPath ?? null}
+            maxBytes={QUICK_MESSAGE_MEDIA_MAX_BYTES}
+            texts="quickMessages"
+            classPrefix="qm"
+            testId="qm-file"
+          />
           <RadioGroupField
             legend={t('quickMessages.scope')}
             name="geral"

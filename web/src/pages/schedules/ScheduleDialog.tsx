@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, SelectField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
@@ -12,10 +12,10 @@ import {
 } from '@balcao/shared';
 import { api } from '../../api/http';
 import { applyFieldErrors, errorText, toastError } from '../../api/errors';
+import { AttachmentField, useAttachment } from '../../ui/AttachmentField';
 import { ContactSearchField, MIN_CONTACT_SEARCH } from '../../ui/ContactSearchField';
 import { Modal } from '../../ui/Modal';
 import { delay, fieldError, resolver } from '../../ui/form';
-import { Icon } from '../../ui/icons';
 import { toast } from '../../ui/toast';
 import { StatusChip, useScheduleReason } from './StatusChip';
 import './schedules.css';
@@ -66,10 +66,7 @@ export default function ScheduleDialog({
   const [current, setCurrent] = useState<Schedule | null>(schedule);
   const [contact, setContact] = useState<ScheduleContact | null>(schedule?.contact ?? initialContact ?? null);
   const [connections, setConnections] = useState<{ id: number; name: string }[]>([]);
-  const [file, setFile] = useState<File | null>(null);
-  const [dropMedia, setDropMedia] = useState(false);
-  const [fileError, setFileError] = useState<string | undefined>();
-  const fileInput = useRef<HTMLInputElement>(null);
+  const attachment = useAttachment();
   const readOnly = !!current?.sentAt;
 
   const { register, handleSubmit, setValue, getValues, setError, clearErrors, formState } = useForm<Values>({
@@ -99,28 +96,6 @@ export default function ScheduleDialog({
     if (c) clearErrors('contactId');
   };
 
-  const pick = (f: File | undefined) => {
-    if (!f) return;
-    if (!isScheduleMedia(f.name, f.type)) {
-      setFileError(t('schedules.mediaRefused'));
-      if (fileInput.current) fileInput.current.value = '';
-      return;
-    }
-    if (f.size > SCHEDULE_MEDIA_MAX_BYTES) {
-      setFileError(t('errors.ERR_PAYLOAD_TOO_LARGE'));
-      return;
-    }
-    setFileError(undefined);
-    setFile(new File([f], f.name.replace(/ /g, '_'), { type: f.type }));
-  };
-
-  const removeAttachment = () => {
-    if (file) setFile(null);
-    else setDropMedia(true);
-    setFileError(undefined);
-    if (fileInput.current) fileInput.current.value = '';
-  };
-
   const onSubmit = handleSubmit(async () => {
     if (readOnly) return;
     await delay(FORM_SUBMIT_DELAY_MS);
@@ -139,18 +114,19 @@ export default function ScheduleDialog({
       return;
     }
     setCurrent(saved);
+    const { file } = attachment;
     try {
       if (file) {
         const form = new FormData();
         form.append('file', file, file.name);
         saved = await api.post<Schedule>(`/schedules/${saved.id}/media-upload`, form);
-      } else if (dropMedia && saved.mediaPath) {
+      } else if (attachment.dropSaved && saved.mediaPath) {
         saved = await api.del<Schedule>(`/schedules/${saved.id}/media-upload`);
       }
     } catch (e) {
       // The schedule is saved; only the image failed: keep the dialog open on it.
       onSaved?.(saved);
-      setFileError(errorText(e));
+      attachment.setError(errorText(e));
       toastError(e);
       return;
     }
@@ -160,7 +136,6 @@ export default function ScheduleDialog({
   });
 
   const err = formState.errors;
-  const shownName = file ? file.name : !dropMedia ? (current?.mediaName ?? current?.mediaPath ?? null) : null;
   const title = current ? t('schedules.dialogEdit', { status: t(`schedules.status.${current.status}`) }) : t('schedules.dialogAdd');
   return (
     <Modal open title={title} onClose={onClose} wide>
@@ -218,44 +193,16 @@ export default function ScheduleDialog({
               ))}
             </SelectField>
           </Flex>
-          <div className="sch-attachment">
-            <Text as="span" fontWeight={600}>
-              {t('schedules.attachment')}
-            </Text>
-            {shownName ? (
-              <span className="sch-file" data-testid="schedule-file">
-                <Icon name="attach" size={18} />
-                <span className="sch-file-name">{shownName}</span>
-                {!readOnly && (
-                  <button type="button" className="icon-btn danger" aria-label={t('schedules.removeAttachment', { name: shownName })} onClick={removeAttachment}>
-                    <Icon name="delete" size={18} />
-                  </button>
-                )}
-              </span>
-            ) : (
-              <Text as="span" color="var(--muted)">
-                {t('schedules.noAttachment')}
-              </Text>
-            )}
-            {!readOnly && (
-              <Button size="small" onClick={() => fileInput.current?.click()}>
-                {shownName ? t('schedules.replaceAttachment') : t('schedules.attach')}
-              </Button>
-            )}
-            <input
-              ref={fileInput}
-              type="file"
-              hidden
-              accept=".png,.jpg,.jpeg,image/png,image/jpeg"
-              data-testid="schedule-file-input"
-              onChange={(e) => pick(e.target.files?.[0])}
-            />
-            {fileError && (
-              <Text as="span" className="sch-file-error" role="alert">
-                {fileError}
-              </Text>
-            )}
-          </div>
+          <AttachmentField
+            attachment={attachment}
+            savedName={current?.mediaName ?? current?.mediaPath ?? null}
+            maxBytes={SCHEDULE_MEDIA_MAX_BYTES}
+            types={{ accept: '.png,.jpg,.jpeg,image/png,image/jpeg', allows: isScheduleMedia, refused: t('schedules.mediaRefused') }}
+            readOnly={readOnly}
+            texts="schedules"
+            classPrefix="sch"
+            testId="schedule-file"
+          />
           <Flex justifyContent="flex-end" gap="0.5rem">
             <Button onClick={onClose}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
             {!readOnly && (
