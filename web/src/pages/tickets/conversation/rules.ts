@@ -10,7 +10,6 @@ export const FOLLOW_BOTTOM_PX = 500;
 export const MIN_AUDIO_BYTES = 10_000;
 export const QUICK_REPLY_PREVIEW = 35;
 export const MIN_MESSAGE_SEARCH = 2;
-export const MIN_CONTACT_SEARCH = 3;
 export const MIN_NOTE = 2;
 export const SIGN_KEY = 'signOption';
 
