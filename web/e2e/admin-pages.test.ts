@@ -83,7 +83,7 @@ describe('live updates', () => {
     const page = await adminPage();
     await page.goto(`${web()}/users`);
     await page.locator('tr', { hasText: 'Outra Admin' }).waitFor();
-    await page.waitForTimeout(1000);
+    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
     const email = `${uniq('live')}@empresa.test`;
     const res = await otherAdmin.api.post('/users', { name: 'Chegou Agora', email, password: 'Senha1234' });
     expect(res.status).toBeLessThan(300);
@@ -91,7 +91,7 @@ describe('live updates', () => {
 
     await page.goto(`${web()}/queues`);
     await page.getByRole('heading', { name: 'Filas & Chatbot' }).waitFor();
-    await page.waitForTimeout(1000);
+    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
     const queueName = uniq('Ao vivo ');
     const q = await otherAdmin.api.post('/queue', { name: queueName, color: '#00897b', greetingMessage: 'Oi' });
     expect(q.status).toBeLessThan(300);

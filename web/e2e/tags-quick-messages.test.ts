@@ -146,7 +146,8 @@ describe('tags page', { timeout: 150_000 }, () => {
     const page = await signedIn(t.admin);
     await page.goto(`${web()}/tags`);
     await page.getByRole('heading', { name: 'Tags' }).waitFor();
-    await page.waitForTimeout(1000);
+    // Events reach the page once its socket is open (a slow machine takes seconds after a reload).
+    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
     const name = uniq('Ao vivo ');
     const res = await otherAdmin.api.post('/tags', { name, color: '#00897b' });
     expect(res.status).toBe(201);
@@ -335,7 +336,7 @@ describe('quick replies page', { timeout: 150_000 }, () => {
     const page = await signedIn(agent);
     await page.goto(`${web()}/quick-messages`);
     await page.getByRole('heading', { name: 'Respostas Rápidas' }).waitFor();
-    await page.waitForTimeout(1000);
+    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
     const code = uniq('aovivo');
     const res = await otherAdmin.api.post('/quick-messages', { shortcode: code, message: 'Chegou agora', geral: true });
     expect(res.status).toBe(201);

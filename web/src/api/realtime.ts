@@ -77,6 +77,8 @@ class Realtime {
     let opened = false;
     ws.onopen = () => {
       opened = true;
+      // Observable state (browser tests wait for it before causing events).
+      document.documentElement.dataset.realtime = 'open';
       const reconnect = this.everOpened;
       this.everOpened = true;
       this.retry = 0;
@@ -97,6 +99,7 @@ class Realtime {
     };
     ws.onclose = async () => {
       this.clearTimers();
+      delete document.documentElement.dataset.realtime;
       if (this.ws === ws) this.ws = null;
       if (this.stopped || gen !== this.generation) return;
       if (!opened) {
