@@ -15,7 +15,7 @@ import { env } from '../core/env.js';
 import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
 import { contactKey, type ContactItem } from './contacts.js';
-import type { TicketItem } from './tickets.js';
+import { ticketIndexKeys, type TicketItem } from './tickets.js';
 import { toApiTickets } from './ticket-view.js';
 import { settingValue } from './settings.js';
 import { parseQuery } from './search-index.js';
@@ -327,12 +327,11 @@ function countableByCounters(plan: Plan): boolean {
 async function countByCounters(identity: Identity, plan: Plan): Promise<number> {
   const sources = sourcesFor(identity, plan.statuses, plan.q);
   const cid = identity.companyId;
-  const inSources = (c: TicketCounter) =>
-    sources.some((src) =>
-      src.index === 'GSI1'
-        ? src.pk === `C#${cid}#TKS#${c.status}`
-        : src.pk === (src.index === 'GSI2' ? `C#${cid}#TKU#${c.userId ?? 0}#${c.status}` : `C#${cid}#TKQ#${c.queueId ?? 0}#${c.status}`),
-    );
+  // The partitions a ticket of this combination sits in: the same keys every ticket write computes.
+  const inSources = (c: TicketCounter) => {
+    const keys: Record<string, string | undefined> = ticketIndexKeys({ ...c, companyId: cid, id: 0, whatsappId: 0, updatedAt: '' });
+    return sources.some((src) => keys[`${src.index}PK`] === src.pk);
+  };
   let n = 0;
   for (const c of await readTicketCounters(cid)) {
     const facts = { ...c, companyId: cid } as unknown as TicketItem;
