@@ -16,7 +16,7 @@ import {
 } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { batchGet, clean, getItem, nextId, transact, tx, updateItem, type TransactItem } from '../core/db.js';
+import { batchGet, clean, getItem, nextId, prefixCondition, transact, tx, updateItem, type TransactItem } from '../core/db.js';
 import { keys, pad } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import type { Identity } from '../core/identity.js';
@@ -376,8 +376,7 @@ async function queryPartition(index: 'GSI1' | 'GSI3' | undefined, pk: string, li
       new QueryCommand({
         TableName: env.tableName,
         IndexName: index,
-        KeyConditionExpression: prefix ? `${keyName} = :pk AND begins_with(${skName}, :p)` : `${keyName} = :pk`,
-        ExpressionAttributeValues: prefix ? { ':pk': pk, ':p': prefix } : { ':pk': pk },
+        ...prefixCondition(keyName, pk, skName, prefix),
         Limit: Math.min(limit - out.length, 1000),
         ExclusiveStartKey: start,
       }),
@@ -506,8 +505,7 @@ async function queryPage(index: 'GSI1' | 'GSI3' | undefined, pk: string, limit: 
     new QueryCommand({
       TableName: env.tableName,
       IndexName: index,
-      KeyConditionExpression: prefix ? `${keyName} = :pk AND begins_with(${skName}, :p)` : `${keyName} = :pk`,
-      ExpressionAttributeValues: prefix ? { ':pk': pk, ':p': prefix } : { ':pk': pk },
+      ...prefixCondition(keyName, pk, skName, prefix),
       Limit: limit,
       ExclusiveStartKey: start && Object.keys(start).length ? start : undefined,
     }),

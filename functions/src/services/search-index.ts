@@ -1,7 +1,7 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { batchGet, queryAll, transact, tx, type Key, type TransactItem } from '../core/db.js';
+import { batchGet, prefixCondition, queryAll, transact, tx, type Key, type TransactItem } from '../core/db.js';
 import { pad } from '../core/keys.js';
 
 /**
@@ -11,7 +11,7 @@ import { pad } from '../core/keys.js';
  *   santos", "silva santos", "santos") and one per digit suffix (4+ digits) of the number, under
  *   the contact (`CTOK#<contactId>`, so its tokens are read and replaced with one Query), listed
  *   in the company's GSI1 partitions `SRCH#N` / `SRCH#D` sorted `<token>#<contactId>`: a name
- *   word prefix is a `begins_with` on SRCH#N, and so is a run of words typed in the name's order
+ *   word prefix is a key range on SRCH#N, and so is a run of words typed in the name's order
  *   ("maria silva", "silva san"), which finds the few contacts of a common full name at once; any
  *   run of digits inside a number is the prefix of one of its suffixes on SRCH#D. About a dozen
  *   small items per contact.
@@ -191,8 +191,7 @@ export async function contactIdsByToken(companyId: number, kind: ContactKind, to
       new QueryCommand({
         TableName: env.tableName,
         IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk AND begins_with(GSI1SK, :t)',
-        ExpressionAttributeValues: { ':pk': searchPartition(companyId, kind), ':t': token },
+        ...prefixCondition('GSI1PK', searchPartition(companyId, kind), 'GSI1SK', token),
         ProjectionExpression: 'contactId',
         Limit: limit + 1,
         ExclusiveStartKey: start,

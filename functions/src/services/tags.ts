@@ -13,7 +13,7 @@ import {
 } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { batchGet, clean, getItem, isConditionFailure, nextId, queryIndexAll, tx, updateItem, type TransactItem } from '../core/db.js';
+import { batchGet, clean, getItem, isConditionFailure, nextId, prefixCondition, queryIndexAll, tx, updateItem, type TransactItem } from '../core/db.js';
 import { pad } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import { log } from '../core/log.js';
@@ -258,8 +258,7 @@ async function queryLinks(companyId: number, tagId: number, prefix: 'TK#' | 'CT#
     const page = await dynamo().send(
       new QueryCommand({
         TableName: env.tableName,
-        KeyConditionExpression: prefix ? 'PK = :pk AND begins_with(SK, :p)' : 'PK = :pk',
-        ExpressionAttributeValues: prefix ? { ':pk': tagKey(companyId, tagId).PK, ':p': prefix } : { ':pk': tagKey(companyId, tagId).PK },
+        ...prefixCondition('PK', tagKey(companyId, tagId).PK, 'SK', prefix),
         Limit: Math.min(1000, limit - out.length),
         ExclusiveStartKey: start,
       }),
