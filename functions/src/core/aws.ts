@@ -14,6 +14,10 @@ let cognito: CognitoIdentityProviderClient | undefined;
 export function dynamo(): DynamoDBDocumentClient {
   if (!ddb) {
     const client = new DynamoDBClient({ region: env.region, endpoint: env.dynamoEndpoint, maxAttempts: 5 });
+    // The SDK's logger middleware copies every input and output through its sensitive-data filter
+    // for a logger that discards them (we log through core/log.ts): about a tenth of the CPU of a
+    // ticket list page went there.
+    client.middlewareStack.remove('loggerMiddleware');
     if (process.env.BALCAO_MEASURE_CAPACITY === '1') measureCapacity(client);
     ddb = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } });
   }
