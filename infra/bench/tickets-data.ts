@@ -19,7 +19,8 @@ import { getItem } from '@balcao/functions/core/db';
 import { keys } from '@balcao/functions/core/keys';
 import { contactKey, contactsIndexKeys, numberMarker, type ContactItem } from '@balcao/functions/services/contacts';
 import { listBody, messagePointer, messageSk, type MessageItem } from '@balcao/functions/services/messages';
-import { contactIndexItems, contactTicketPut, messageIndexItems, messageTokens } from '@balcao/functions/services/search-index';
+import { contactIndexItems, contactTicketItem, messageIndexItems, messageTokens } from '@balcao/functions/services/search-index';
+import { buildContactTicketLists } from '@balcao/functions/services/migrations';
 import { rebuildTicketCounters } from '@balcao/functions/services/ticket-counters';
 import { currentMarker, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem, type TicketStatus } from '@balcao/functions/services/tickets';
 import type { Endpoints } from '../local/stack.js';
@@ -364,7 +365,7 @@ async function writeCompany(w: Writer, table: string, spec: CompanySpec, log: (l
     };
     await w.put(ticket);
     await w.put({ ...uuidPointer(cid, uuid), entity: 'ticketUuid', ticketId: id });
-    await w.put(contactTicketPut(cid, contact.id, id).Put!.Item!);
+    await w.put(contactTicketItem(cid, contact.id, id));
     if (newestOfContact) {
       await w.put({
         ...currentMarker(cid, spec.connectionId, contact.id),
@@ -407,8 +408,10 @@ async function writeCompany(w: Writer, table: string, spec: CompanySpec, log: (l
     }
   }
   await w.drain();
-  // The tab-badge counters of the tickets written above, as the product's migration computes them.
+  // The tab-badge counters and the contacts' ticket lists of the tickets written above, as the
+  // product's migrations compute them.
   await rebuildTicketCounters(cid);
+  await buildContactTicketLists(cid);
   return out;
 }
 

@@ -18,7 +18,10 @@ import type { CompanyItem, UserItem } from './types.js';
 const emailTaken = () =>
   new AppError(409, 'ERR_COMPANY_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_COMPANY_EMAIL_ALREADY_EXISTS' }] });
 
-export const toApiCompany = (c: CompanyItem): Company => clean(c) as unknown as Company;
+export const toApiCompany = (c: CompanyItem): Company => {
+  const { ticketListsSince: _internal, ...rest } = clean(c);
+  return rest as unknown as Company;
+};
 
 export async function getCompanyItem(id: number): Promise<CompanyItem> {
   const item = await getItem<CompanyItem>(keys.company(id));
@@ -76,6 +79,8 @@ export async function createCompany(input: unknown, opts: CreateCompanyOptions =
     addressState: data.addressState,
     addressCity: data.addressCity,
     addressDistrict: data.addressDistrict,
+    // Its contacts' ticket lists hold every ticket from the start (search-index.ts).
+    ticketListsSince: now,
     createdAt: now,
     updatedAt: now,
   } as CompanyItem;

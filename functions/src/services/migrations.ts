@@ -1,8 +1,20 @@
-import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { contactIndexItems, contactTicketItem, indexContact, messageIndexItems, pool, writeIndexItems } from './search-index.js';
+import { getItem, isConditionFailure, queryAll, updateItem } from '../core/db.js';
+import { keys } from '../core/keys.js';
+import {
+  contactIndexItems,
+  contactTicketItem,
+  contactTicketListKey,
+  contactTicketsPk,
+  indexContact,
+  messageIndexItems,
+  pool,
+  writeIndexItems,
+  type ContactTicketList,
+} from './search-index.js';
 
 /**
  * One-off data migrations, run by the versioned seed (`seedLocal`: the local stack's start and
@@ -99,5 +111,61 @@ export async function reindexContactNames(companyId: number, log?: (line: string
     start = out.LastEvaluatedKey;
   } while (start);
   if (n) log?.(`search index: name tokens of ${n} contacts of company ${companyId} checked`);
+  return n;
+}
+
+/**
+ * Contacts' ticket lists (`CTL#`, search-index.ts `ContactTicketList`) for the tickets stored
+ * before the lists existed. First the company's `ticketListsSince` is set to now: a contact made
+ * from then on has every ticket in its list (the code that writes the lists is already running).
+ * Then every contact existing before gets its list built from its `CTK#` partition and marked
+ * `base`. A ticket created meanwhile appends to the list and adds to `n`: the Put expects no list,
+ * and the merge of a list that appeared expects its `n`; a lost race reads again. Running it again
+ * rebuilds the same lists.
+ */
+export async function buildContactTicketLists(companyId: number, log?: (line: string) => void) {
+  await updateItem(keys.company(companyId), { ticketListsSince: new Date().toISOString() });
+  const ticketsOf = async (contactId: number) =>
+    (await queryAll<{ SK: string }>(contactTicketsPk(companyId, contactId), undefined, { ProjectionExpression: 'SK' })).map((i) => Number(i.SK));
+  const build = async (contactId: number) => {
+    const key = contactTicketListKey(companyId, contactId);
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const current = attempt ? await getItem<ContactTicketList>(key, true) : undefined;
+      const ids = [...new Set([...(current?.ids ?? []), ...(await ticketsOf(contactId))])].sort((a, b) => a - b);
+      try {
+        await dynamo().send(
+          new PutCommand({
+            TableName: env.tableName,
+            Item: { ...key, entity: 'contactTicketList', contactId, ids, n: ids.length, base: true },
+            ConditionExpression: current ? 'n = :n' : 'attribute_not_exists(PK)',
+            ExpressionAttributeValues: current ? { ':n': current.n } : undefined,
+          }),
+        );
+        return;
+      } catch (err) {
+        if (!isConditionFailure(err)) throw err;
+      }
+    }
+    throw new Error(`ticket list of contact ${contactId} kept changing`);
+  };
+  let start: Record<string, unknown> | undefined;
+  let n = 0;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: env.tableName,
+        IndexName: 'GSI1',
+        KeyConditionExpression: 'GSI1PK = :pk',
+        ExpressionAttributeValues: { ':pk': `C#${companyId}#CONTACTS` },
+        ProjectionExpression: 'id',
+        ExclusiveStartKey: start,
+      }),
+    );
+    const contacts = (out.Items ?? []) as { id: number }[];
+    await pool(contacts, 16, (c) => build(c.id));
+    n += contacts.length;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  if (n) log?.(`search index: ticket lists of ${n} contacts of company ${companyId} built`);
   return n;
 }

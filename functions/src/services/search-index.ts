@@ -18,7 +18,8 @@ import { pad } from '../core/keys.js';
  * - Messages: `TOK#M#<word>` → tickets, one item per word and ticket (SK the ticket id, newest
  *   first), for the words (2-30 characters, common stop words left out) of every stored message.
  * - `CTK#<contactId>` → the contact's tickets (written with the ticket), which turns a matched
- *   contact into its tickets without reading anything else.
+ *   contact into its tickets without reading anything else; `CTL#<contactId>` holds the same ids
+ *   in one item (`ContactTicketList`), so many contacts' tickets come from one BatchGet.
  *
  * Every write is a Put of a key that depends only on the token and the id, so repeated or
  * redelivered writes change nothing.
@@ -59,7 +60,47 @@ const searchPartition = (companyId: number, kind: ContactKind) => `C#${companyId
 export const contactTicketsPk = (companyId: number, contactId: number) => `C#${companyId}#CTK#${pad(contactId)}`;
 
 /** The item tying a ticket to its contact; written in the ticket's creation transaction. */
-export const contactTicketPut = (companyId: number, contactId: number, ticketId: number): TransactItem => tx.put(contactTicketItem(companyId, contactId, ticketId));
+
+/**
+ * The writes a new ticket adds to its creation transaction for the search: its `CTK#` item and its
+ * id appended to the contact's ticket list (`CTL#`).
+ */
+export const contactTicketWrites = (companyId: number, contactId: number, ticketId: number): TransactItem[] => [
+  tx.put(contactTicketItem(companyId, contactId, ticketId)),
+  tx.update(contactTicketListKey(companyId, contactId), 'SET ids = list_append(if_not_exists(ids, :none), :id), entity = :e, contactId = :c ADD n :one', {
+    ':none': [],
+    ':id': [ticketId],
+    ':e': 'contactTicketList',
+    ':c': contactId,
+    ':one': 1,
+  }),
+];
+
+/**
+ * A contact's ticket ids in one item, so that the search reads the tickets of a hundred matched
+ * contacts with one BatchGet instead of a Query of each `CTK#` partition (docs/data-model.md,
+ * "Search index"). Every ticket creation appends its id and adds 1 to `n` in its transaction, so
+ * the list holds every ticket made since it began: all of the contact's tickets when the contact
+ * was made after the company's `ticketListsSince`, or when the migration built it from `CTK#`
+ * (`base`). Otherwise the search queries `CTK#`. Deleted tickets stay listed (the search reads
+ * each candidate ticket and skips missing ones).
+ */
+export interface ContactTicketList {
+  contactId: number;
+  ids: number[];
+  n: number;
+  base?: boolean;
+}
+export const contactTicketListKey = (companyId: number, contactId: number) => ({ PK: `C#${companyId}#CTL#${pad(contactId)}`, SK: 'TICKETS' });
+
+/** The contact's ticket list when it holds all of its tickets, else undefined (query `CTK#`). */
+export function wholeTicketList(list: ContactTicketList | undefined, contact: { createdAt?: string } | undefined, since: string | undefined): number[] | undefined {
+  if (!since) return undefined;
+  const whole = list?.base === true || (!!contact?.createdAt && contact.createdAt >= since);
+  if (!whole) return undefined;
+  if (!list) return [];
+  return list.ids.length === list.n ? list.ids : undefined;
+}
 
 /** Name words as tokens hold them (and queries look them up): cut to NAME_WORD_MAX. */
 const nameWords = (name: string) => wordsOf(name).map((w) => w.slice(0, NAME_WORD_MAX));
@@ -314,6 +355,15 @@ export class IdStream {
   static message = (companyId: number, word: string, below: number | undefined, limit: number) => new IdStream(tokenPk(companyId, word), below, limit);
   static contact = (companyId: number, contactId: number, below: number | undefined, limit: number) =>
     new IdStream(contactTicketsPk(companyId, contactId), below, limit);
+  /** A stream already read whole: a contact's ticket list (`wholeTicketList`). */
+  static fixed(ids: number[], below: number | undefined) {
+    const s = new IdStream('', below, 0);
+    s.buf = [...new Set(ids)].filter((id) => below === undefined || id < below).sort((a, b) => b - a);
+    for (const id of s.buf) s.seen.add(id);
+    s.low = s.buf.length ? s.buf[s.buf.length - 1] : Infinity;
+    s.done = true;
+    return s;
+  }
 
   /** Nothing buffered but more to read. */
   get starved() {

@@ -25,7 +25,7 @@ import { sendInTicket } from './outbound.js';
 import { settingValue } from './settings.js';
 import { visibleTicket } from './conversation.js';
 import { currentMarker, getTicketItem, newTicketItem, ticketGuard, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem } from './tickets.js';
-import { contactTicketPut } from './search-index.js';
+import { contactTicketWrites } from './search-index.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
 import { publishTagCounts, ticketLinkOps } from './tags.js';
 import type { QueueItem, UserItem } from './types.js';
@@ -180,7 +180,7 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
     tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
   ];
   if (status !== 'closed') items.push(claimMarker(companyId, whatsappId, contact.id, id, status));
-  items.push(contactTicketPut(companyId, contact.id, id), ...counterDeltas(null, ticket));
+  items.push(...contactTicketWrites(companyId, contact.id, id), ...counterDeltas(null, ticket));
   for (let attempt = 0; ; attempt++) {
     try {
       await transact(items, (i) => (i === 2 ? new Raced() : undefined));

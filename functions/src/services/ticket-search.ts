@@ -2,7 +2,20 @@ import { TICKETS_PAGE, validationError } from '@balcao/shared';
 import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
 import { contactKey, type ContactItem } from './contacts.js';
-import { IdStream, contactLookupExact, contactMatches, contactsByPhrase, contactsOfWord, parseQuery, pool, ticketsWithWord, type QueryWord } from './search-index.js';
+import {
+  IdStream,
+  contactLookupExact,
+  contactMatches,
+  contactTicketListKey,
+  contactsByPhrase,
+  contactsOfWord,
+  parseQuery,
+  pool,
+  ticketsWithWord,
+  wholeTicketList,
+  type ContactTicketList,
+  type QueryWord,
+} from './search-index.js';
 import { byContactTags, type Plan } from './ticket-list.js';
 import { ticketKey, type TicketItem } from './tickets.js';
 
@@ -124,8 +137,9 @@ export async function searchTickets(identity: Identity, plan: Plan, opts: { belo
   if (byPhrase?.ids.length) matched = [...new Set([...matched, ...byPhrase.ids])];
   const driverSet = new Set(drivers);
 
-  // The candidate streams, merged by id, newest first.
-  const byContact = matched.map((c) => IdStream.contact(cid, c, below, 4));
+  // The candidate streams, merged by id, newest first. A matched contact's tickets come from its
+  // ticket list when that holds them all (one BatchGet for all contacts), else from `CTK#`.
+  const byContact = await contactStreams(cid, identity.company?.ticketListsSince, matched, below, contactCache);
   const streams: IdStream[] = [...byContact, ...drivers.flatMap((x) => (x.messages ? [x.messages] : []))];
   const fromContacts = new Set<number>();
   const nextCandidates = async (n: number): Promise<number[]> => {
@@ -208,6 +222,30 @@ export async function searchTickets(identity: Identity, plan: Plan, opts: { belo
   const nextCursor = full ? String(list[list.length - 1].id) : hasMore && last !== undefined ? String(last) : null;
   const count = below === undefined && exhausted && !truncated ? accepted.length : undefined;
   return { list, hasMore, nextCursor, ...(count !== undefined ? { count } : {}), truncated, examined };
+}
+
+/**
+ * The ticket streams of the matched contacts: their ticket lists and the contact items still
+ * unknown (each list is whole only for a contact made after `since`) in one BatchGet per 100 keys;
+ * a contact whose list is not whole is queried.
+ */
+async function contactStreams(cid: number, since: string | undefined, contactIds: number[], below: number | undefined, contactCache: Map<number, ContactItem | null>): Promise<IdStream[]> {
+  if (!since || !contactIds.length) return contactIds.map((c) => IdStream.contact(cid, c, below, 4));
+  const missing = contactIds.filter((c) => !contactCache.has(c));
+  const got = await batchGet<(ContactItem | ContactTicketList) & { entity: string }>([
+    ...contactIds.map((c) => contactTicketListKey(cid, c)),
+    ...missing.map((c) => contactKey(cid, c)),
+  ]);
+  const lists = new Map<number, ContactTicketList>();
+  for (const c of missing) contactCache.set(c, null);
+  for (const item of got) {
+    if (item.entity === 'contactTicketList') lists.set((item as ContactTicketList).contactId, item as ContactTicketList);
+    else if (item.entity === 'contact') contactCache.set((item as ContactItem).id, item as ContactItem);
+  }
+  return contactIds.map((c) => {
+    const ids = wholeTicketList(lists.get(c), contactCache.get(c) ?? undefined, since);
+    return ids ? IdStream.fixed(ids, below) : IdStream.contact(cid, c, below, 4);
+  });
 }
 
 /** How many tickets a search finds, read page by page up to a bound (the tab badges under a search). */

@@ -3,7 +3,7 @@ import { AppError, type TicketFields, type TicketStatus } from '@balcao/shared';
 import { getItem, isTransactionConflict, nextId, transact, tx } from '../core/db.js';
 import { counterDeltas } from './ticket-counters.js';
 import { pad } from '../core/keys.js';
-import { contactTicketPut } from './search-index.js';
+import { contactTicketWrites } from './search-index.js';
 
 export type { TicketStatus } from '@balcao/shared';
 
@@ -205,7 +205,7 @@ export async function findOrCreateTicket(
           },
           tx.put(ticket, 'attribute_not_exists(PK)'),
           tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
-          contactTicketPut(companyId, contact.id, id),
+          ...contactTicketWrites(companyId, contact.id, id),
           ...counterDeltas(null, ticket),
         ],
         () => new RaceLost(),

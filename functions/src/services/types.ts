@@ -37,6 +37,8 @@ export interface CompanyItem extends BaseItem {
   addressState?: string;
   addressCity?: string;
   addressDistrict?: string;
+  /** Contacts made from then on have whole ticket lists (search-index.ts `ContactTicketList`). */
+  ticketListsSince?: string;
 }
 
 export interface UserItem extends BaseItem {

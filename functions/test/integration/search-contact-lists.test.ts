@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyStackEnv } from './client.js';
+import { customer, expectCountersMatchTickets, world } from './tickets-helpers.js';
+
+/**
+ * Contacts' ticket lists (search-index.ts `ContactTicketList`): every ticket creation appends to
+ * its contact's list, the search reads the lists of the matched contacts at once instead of
+ * querying each contact's `CTK#` partition, and the migration builds the lists of contacts made
+ * before they existed (`ticketListsSince`), falling back to `CTK#` until it has.
+ */
+describe('contact ticket lists in the search', () => {
+  let w: Awaited<ReturnType<typeof world>>;
+  let db: typeof import('../../src/core/db.js');
+  let idx: typeof import('../../src/services/search-index.js');
+  const ctkQueries: string[] = [];
+  let recording = false;
+
+  beforeAll(async () => {
+    w = await world();
+    applyStackEnv();
+    db = await import('../../src/core/db.js');
+    idx = await import('../../src/services/search-index.js');
+    const { dynamo } = await import('../../src/core/aws.js');
+    dynamo().middlewareStack.add(
+      (next, context) => async (args) => {
+        const pk = String((args.input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues?.[':pk'] ?? '');
+        if (recording && context.commandName === 'QueryCommand' && pk.includes('#CTK#')) ctkQueries.push(pk);
+        return next(args);
+      },
+      { step: 'initialize', name: 'ctkQueriesTest' },
+    );
+  });
+  afterAll(expectCountersMatchTickets);
+
+  /**
+   * The admin's search for `text`, run in this process (so its DynamoDB calls are seen): the ticket
+   * ids found, and how many `CTK#` partitions it queried.
+   */
+  const search = async (text: string) => {
+    const { authenticate } = await import('../../src/core/identity.js');
+    const { keys } = await import('../../src/core/keys.js');
+    const { listTickets } = await import('../../src/services/ticket-list.js');
+    const sub = (await db.getItem<{ sub: string }>(keys.user(w.companyId, w.adminUser.id)))!.sub;
+    const identity = await authenticate({ sub }, undefined, { skipSession: true });
+    ctkQueries.length = 0;
+    recording = true;
+    try {
+      const res = await listTickets(identity, { searchParam: text, isUseStatusFilter: 'true', statusFilter: '["pending","open","closed"]' });
+      return { ids: res.tickets.map((t) => t.id), queried: ctkQueries.length };
+    } finally {
+      recording = false;
+    }
+  };
+  const listOf = (contactId: number) => db.getItem<{ ids: number[]; n: number; base?: boolean }>(idx.contactTicketListKey(w.companyId, contactId), true);
+
+  it('appends every new ticket to its contact list and answers the search from it', async () => {
+    const a = await customer(w.companyId, w.connectionId, { name: 'Quitéria Zanforlin' });
+    expect(await listOf(a.contactId)).toMatchObject({ ids: [a.ticketId], n: 1 });
+    // The inbound ticket is closed; the agent opens another one for the same contact.
+    expect((await w.admin.put(`/tickets/${a.ticketId}`, { status: 'closed' })).status).toBe(200);
+    const second = await w.admin.post('/tickets', { contactId: a.contactId, queueId: w.q1, status: 'open' });
+    expect(second.status).toBe(201);
+    expect(await listOf(a.contactId)).toMatchObject({ ids: [a.ticketId, second.body.id], n: 2 });
+
+    const found = await search('quiteria zanforlin');
+    expect(found.ids).toEqual([second.body.id, a.ticketId]);
+    expect(found.queried).toBe(0);
+  });
+
+  it('queries the contact tickets of a contact older than the lists until the migration builds its list', async () => {
+    const b = await customer(w.companyId, w.connectionId, { name: 'Belmira Tavolaro' });
+    const c = await customer(w.companyId, w.connectionId, { name: 'Belmira Tavolaro' });
+    // As stored before the lists existed: no list, the contacts made before the company's date.
+    const { contactKey } = await import('../../src/services/contacts.js');
+    for (const x of [b, c]) {
+      await db.deleteItem(idx.contactTicketListKey(w.companyId, x.contactId));
+      await db.updateItem(contactKey(w.companyId, x.contactId), { createdAt: '2020-01-01T00:00:00.000Z' });
+    }
+    const expected = [c.ticketId, b.ticketId];
+    const before = await search('belmira tavolaro');
+    expect(before.ids).toEqual(expected);
+    expect(before.queried).toBe(2);
+
+    // A ticket made before the migration reaches the contact starts a list that is not whole.
+    expect((await w.admin.put(`/tickets/${c.ticketId}`, { status: 'closed' })).status).toBe(200);
+    const late = await w.admin.post('/tickets', { contactId: c.contactId, queueId: w.q1, status: 'open' });
+    expect(late.status).toBe(201);
+    expect(await listOf(c.contactId)).toMatchObject({ ids: [late.body.id], n: 1 });
+    expect((await search('belmira tavolaro')).ids).toEqual([late.body.id, ...expected]);
+
+    const { buildContactTicketLists } = await import('../../src/services/migrations.js');
+    await buildContactTicketLists(w.companyId);
+    expect(await listOf(b.contactId)).toMatchObject({ ids: [b.ticketId], n: 1, base: true });
+    expect(await listOf(c.contactId)).toMatchObject({ ids: [c.ticketId, late.body.id], n: 2, base: true });
+    const after = await search('belmira tavolaro');
+    expect(after.ids).toEqual([late.body.id, ...expected]);
+    expect(after.queried).toBe(0);
+    // Running it again changes nothing.
+    await buildContactTicketLists(w.companyId);
+    expect(await listOf(c.contactId)).toMatchObject({ ids: [c.ticketId, late.body.id], n: 2, base: true });
+  });
+});
