@@ -132,7 +132,9 @@ function sourcesFor(identity: Identity, statuses: TicketStatusValue[], q: Ticket
       else out.push({ index: 'GSI1', pk: `C#${cid}#TKS#${s}` });
       continue;
     }
-    out.push(byUser(identity.userId, s));
+    // A pending ticket has no agent (every write that makes one pending clears it): the viewer's
+    // own pending partition is always empty.
+    if (s !== 'pending') out.push(byUser(identity.userId, s));
     const queuesSeen = s === 'pending' || identity.profile === 'Nível 2';
     if (queuesSeen) {
       const mine = q.queueIds?.length ? identity.queueIds.filter((x) => q.queueIds!.includes(x)) : identity.queueIds;
@@ -219,9 +221,9 @@ export async function byContactTags(companyId: number, q: TicketListQuery, batch
  * `updatedAt` first. The partitions of `sourcesFor` are merged by their common sort key; every
  * candidate passes `canSeeTicket` and the filters. Paging: `cursor` (the previous answer's
  * `nextCursor`) reads only from there on; `pageNumber` alone skips the earlier pages' tickets.
- * `count` (not in the spec's answer; the badges use `GET /tickets/counts`) is given when it costs
- * no extra reads of tickets: from the counters for pending/open lists that filter only by the
- * fields they count, else when this page ends the list.
+ * `count` (not in the spec's answer; the badges use `GET /tickets/counts`) is given when this page
+ * ends the list, and with `withCount` from the counters for pending/open lists that filter only by
+ * the fields they count (one more read, which the console's pages do without).
  */
 export async function listTickets(identity: Identity, query: Record<string, string | undefined>) {
   const q = parseOrThrow(ticketListQuerySchema, query);
@@ -242,7 +244,7 @@ export async function listTickets(identity: Identity, query: Record<string, stri
     };
   }
 
-  const byCounters = countableByCounters(plan) && !q.cursor && pageNumber === 1;
+  const byCounters = q.withCount === true && countableByCounters(plan) && !q.cursor && pageNumber === 1;
   const [listed, counted] = await Promise.all([pageOf(identity, plan, skip), byCounters ? countByCounters(identity, plan) : Promise.resolve(undefined)]);
   const { page, hasMore } = listed;
   const last = page[page.length - 1];

@@ -54,11 +54,16 @@ export const ticketListQuerySchema = z.object({
   tagsContact: ids(),
   /** Our own: the open tab's sub-tabs ('me' = assigned to me, 'others' = everyone else's). */
   assigned: z.enum(['me', 'others'], { error: 'Valor inválido' }).optional(),
+  /**
+   * Our own: the answer's `count` (the list's size) on a first page that does not end the list,
+   * read from the tab counters (the console's badges use `GET /tickets/counts` instead).
+   */
+  withCount: flag(),
 });
 export type TicketListQuery = z.output<typeof ticketListQuerySchema>;
 
 /** `GET /tickets/counts`: the list's filters; the tab (status, assigned) and paging are its own. */
-export const ticketCountsQuerySchema = ticketListQuerySchema.omit({ status: true, statusFilter: true, isUseStatusFilter: true, assigned: true, showAll: true, pageNumber: true, cursor: true });
+export const ticketCountsQuerySchema = ticketListQuerySchema.omit({ status: true, statusFilter: true, isUseStatusFilter: true, assigned: true, showAll: true, pageNumber: true, cursor: true, withCount: true });
 export interface TicketCounts {
   /** Open tickets assigned to the viewer. */
   me: number;
