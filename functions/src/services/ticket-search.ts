@@ -97,8 +97,17 @@ export async function searchTickets(identity: Identity, plan: Plan, opts: { belo
 
   // S: a closed word (every candidate known, few); else the sparsest message partitions.
   const closed = words.filter((x) => x.contacts.complete && msgDone(x)).sort((a, b) => a.contacts.ids.size + hits(a) - (b.contacts.ids.size + hits(b)));
+  const byPhrase = await phrase;
+  // Words no message holds: every result's contact matches them.
+  const contactOnly = words.filter((x) => msgDone(x) && hits(x) === 0);
+  // A name typed in order whose words are each too common to list whole ("eduardo silva"), one of
+  // them never said in a message: the phrase's contacts are the ones typed. The words' first
+  // hundred contacts would only add arbitrary others, and another word's message hits tickets
+  // whose contact must still match the first: both are left out, and the answer says `truncated`.
+  const phraseOnly = !closed.length && !!byPhrase?.ids.length && contactOnly.length > 0;
   let drivers: Word[];
   if (closed.length) drivers = [closed[0]];
+  else if (phraseOnly) drivers = contactOnly;
   else {
     // Density of a partition's first chunk: ids read over the id span they cover.
     const density = (x: Word) => (msgDone(x) ? 0 : hits(x) / Math.max(1, (below ?? x.messages!.seen.values().next().value!) - x.messages!.low));
@@ -109,16 +118,18 @@ export async function searchTickets(identity: Identity, plan: Plan, opts: { belo
   }
 
   // Contacts matching every driver word.
-  let truncated = false;
-  await Promise.all(
-    drivers.map(async (x) => {
-      if (!x.contacts.complete) x.contacts = await contactsOfWord(cid, x.w, CONTACTS_MAX);
-    }),
-  );
+  let truncated = phraseOnly;
+  if (!phraseOnly) {
+    await Promise.all(
+      drivers.map(async (x) => {
+        if (!x.contacts.complete) x.contacts = await contactsOfWord(cid, x.w, CONTACTS_MAX);
+      }),
+    );
+  }
   const lists = [...drivers].sort((a, b) => Number(b.contacts.complete) - Number(a.contacts.complete) || a.contacts.ids.size - b.contacts.ids.size);
   const base = lists[0];
   if (!base.contacts.complete) truncated = true;
-  let matched = [...base.contacts.ids].filter((c) => lists.slice(1).every((x) => !(x.contacts.complete && contactLookupExact(x.w)) || x.contacts.ids.has(c)));
+  let matched = phraseOnly ? [] : [...base.contacts.ids].filter((c) => lists.slice(1).every((x) => !(x.contacts.complete && contactLookupExact(x.w)) || x.contacts.ids.has(c)));
   const contactCache = new Map<number, ContactItem | null>();
   const contactsOf = async (ids: number[]) => {
     const missing = [...new Set(ids)].filter((c) => !contactCache.has(c));
@@ -133,7 +144,7 @@ export async function searchTickets(identity: Identity, plan: Plan, opts: { belo
     matched = matched.filter((c) => lists.every((x) => contactMatches(contactCache.get(c) ?? undefined, x.w)));
   }
   // The phrase's contacts match every word by construction.
-  const byPhrase = await phrase;
+  if (byPhrase?.more) truncated = true;
   if (byPhrase?.ids.length) matched = [...new Set([...matched, ...byPhrase.ids])];
   const driverSet = new Set(drivers);
 

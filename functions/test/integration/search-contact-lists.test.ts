@@ -25,7 +25,13 @@ describe('contact ticket lists in the search', () => {
       (next, context) => async (args) => {
         const pk = String((args.input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues?.[':pk'] ?? '');
         if (recording && context.commandName === 'QueryCommand' && pk.includes('#CTK#')) ctkQueries.push(pk);
-        return next(args);
+        const out = await next(args);
+        if (recording && /^BatchGet/.test(context.commandName ?? '')) {
+          const answered = Object.values((out.output as { Responses?: Record<string, { PK: string; SK: string; entity?: string }[]> }).Responses ?? {}).flat();
+          contactReads += answered.filter((i) => i.entity === 'contact').length;
+          ticketReads.push(...answered.filter((i) => i.SK === 'TICKET').map((i) => Number(i.PK.split('#').pop())));
+        }
+        return out;
       },
       { step: 'initialize', name: 'ctkQueriesTest' },
     );
@@ -43,14 +49,19 @@ describe('contact ticket lists in the search', () => {
     const sub = (await db.getItem<{ sub: string }>(keys.user(w.companyId, w.adminUser.id)))!.sub;
     const identity = await authenticate({ sub }, undefined, { skipSession: true });
     ctkQueries.length = 0;
+    ticketReads.length = 0;
+    contactReads = 0;
     recording = true;
     try {
       const res = await listTickets(identity, { searchParam: text, isUseStatusFilter: 'true', statusFilter: '["pending","open","closed"]' });
-      return { ids: res.tickets.map((t) => t.id), queried: ctkQueries.length };
+      return { ids: res.tickets.map((t) => t.id), queried: ctkQueries.length, truncated: res.truncated, ticketReads: [...ticketReads], contactReads };
     } finally {
       recording = false;
     }
   };
+  /** Ticket items and contact items the last `search` read (BatchGet). */
+  const ticketReads: number[] = [];
+  let contactReads = 0;
   const listOf = (contactId: number) => db.getItem<{ ids: number[]; n: number; base?: boolean }>(idx.contactTicketListKey(w.companyId, contactId), true);
 
   it('appends every new ticket to its contact list and answers the search from it', async () => {
@@ -99,4 +110,29 @@ describe('contact ticket lists in the search', () => {
     await buildContactTicketLists(w.companyId);
     expect(await listOf(c.contactId)).toMatchObject({ ids: [c.ticketId, late.body.id], n: 2, base: true });
   });
+
+  it('answers a full name of common words from its phrase, without walking the message hits of its first name', async () => {
+    applyStackEnv();
+    const { findOrCreateContact } = await import('../../src/services/contacts.js');
+    let k = 0;
+    const number = () => `55319${String(Date.now() % 1e4).padStart(4, '0')}${String(++k).padStart(4, '0')}`;
+    // "Silva" alone has more contacts than a search lists; "Odete" is said in many messages.
+    const silvas = Array.from({ length: 105 }, (_, i) => `Abel Silva Abreu ${i}`);
+    for (let i = 0; i < silvas.length; i += 15) {
+      await Promise.all(silvas.slice(i, i + 15).map((name) => findOrCreateContact(w.companyId, { number: number() }, { pushName: name })));
+    }
+    const mentions = await Promise.all(Array.from({ length: 30 }, () => customer(w.companyId, w.connectionId, { text: 'A Odete ligou ontem' })));
+    const wanted = await customer(w.companyId, w.connectionId, { name: 'Odete Silva Paranhos', text: 'Bom dia' });
+
+    const found = await search('odete silva');
+    expect(found.ids).toEqual([wanted.ticketId]);
+    // Other contacts matching both words out of order may exist beyond the phrase.
+    expect(found.truncated).toBe(true);
+    // Neither the first hundred "Silva" contacts nor the tickets that only mention "Odete" are read.
+    expect(found.contactReads).toBeLessThanOrEqual(2);
+    expect(found.ticketReads.filter((id) => mentions.some((m) => m.ticketId === id))).toEqual([]);
+    expect(found.ticketReads.length).toBeLessThanOrEqual(2);
+    // The word alone still finds them (and the phrase's contact).
+    expect((await search('odete')).ids.sort()).toEqual([...mentions.map((m) => m.ticketId), wanted.ticketId].sort());
+  }, 120_000);
 });
