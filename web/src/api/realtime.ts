@@ -5,8 +5,9 @@ import { accessToken } from './http';
 type Listener = (data: any) => void;  
 
 /**
- * One WebSocket per console. Pages subscribe to event names; after a reconnect every
- * onReconnect listener runs so pages reload what they show (nothing missed while offline).
+ * One WebSocket per console. Pages subscribe to event names; each time the socket opens, every
+ * onReconnect listener registered before runs, so pages reload what they show: nothing missed
+ * while offline, nor between a page's first load and the console's first socket open.
  */
 class Realtime {
   private ws: WebSocket | null = null;
@@ -15,7 +16,6 @@ class Realtime {
   private timers: ReturnType<typeof setInterval>[] = [];
   private retry = 0;
   private stopped = true;
-  private everOpened = false;
   private retryHandle: ReturnType<typeof setTimeout> | null = null;
   /** Bumped by stop(): callbacks of an older socket must not reconnect a newer session. */
   private generation = 0;
@@ -33,7 +33,6 @@ class Realtime {
     if (this.retryHandle) clearTimeout(this.retryHandle);
     this.ws?.close();
     this.ws = null;
-    this.everOpened = false;
     this.retry = 0;
   }
 
@@ -79,14 +78,13 @@ class Realtime {
       opened = true;
       // Observable state (browser tests wait for it before causing events).
       document.documentElement.dataset.realtime = 'open';
-      const reconnect = this.everOpened;
-      this.everOpened = true;
       this.retry = 0;
       this.send('joinNotification');
       this.send('userStatus');
       this.timers.push(setInterval(() => this.send('userStatus'), STATUS_HEARTBEAT_MS));
       this.timers.push(setInterval(() => this.send('ping'), SOCKET_PING_MS));
-      if (reconnect) this.reconnectListeners.forEach((fn) => fn());
+      // Also on the first open: a page that loaded before it could not hear what changed meanwhile.
+      this.reconnectListeners.forEach((fn) => fn());
     };
     ws.onmessage = (e) => {
       let frame: WsFrame;
