@@ -125,6 +125,10 @@ describe('ticket screen actions', () => {
     await search.fill(targetName.slice(0, 8));
     await pick.click();
     await dialog.waitFor({ state: 'detached' });
+    // The confirmation links to the other ticket.
+    await toastOf(page, 'Mensagem encaminhada.').last().getByRole('button', { name: 'Abrir atendimento' }).click();
+    await expect.poll(() => view(page).getAttribute('data-ticket-id'), { timeout: 20_000 }).toBe(String(forwarded.id));
+    expect(page.url()).toBe(`${web()}/tickets/${other.uuid}`);
     const image = await until(async () => (await phone(target)).find((m) => m.fromMe && m.mediaType === 'image'), 'the forwarded image on the other phone', 30_000);
     expect(image.body).toBe('Comprovante do pagamento');
     const file = await fetch(`${endpoints().sandboxUrl}${image.mediaUrl}`);

@@ -420,6 +420,7 @@ const en: Catalogue = {
     call: 'Voice/video call',
     forwardTitle: 'Forward message',
     forwarded: 'Message forwarded.',
+    openForwarded: 'Open conversation',
     loadingOlder: 'Loading messages...',
     image: 'Image',
     openImage: 'Open image',

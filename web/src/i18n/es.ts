@@ -420,6 +420,7 @@ const es: Catalogue = {
     call: 'Llamada de voz/video',
     forwardTitle: 'Reenviar mensaje',
     forwarded: 'Mensaje reenviado.',
+    openForwarded: 'Abrir atención',
     loadingOlder: 'Cargando mensajes...',
     image: 'Imagen',
     openImage: 'Abrir imagen',

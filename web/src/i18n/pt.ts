@@ -421,6 +421,7 @@ const pt = {
     call: 'Chamada de voz/vídeo',
     forwardTitle: 'Encaminhar mensagem',
     forwarded: 'Mensagem encaminhada.',
+    openForwarded: 'Abrir atendimento',
     loadingOlder: 'Carregando mensagens...',
     image: 'Imagem',
     openImage: 'Abrir imagem',

@@ -2,19 +2,25 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { SHELL_TOAST_MS } from '@balcao/shared';
 
 export type ToastKind = 'success' | 'error' | 'info' | 'warning';
+/** A button in the toast ("Abrir atendimento"): clicking it runs `run` and closes the toast. */
+export interface ToastAction {
+  label: string;
+  run: () => void;
+}
 interface Toast {
   id: number;
   kind: ToastKind;
   text: string;
   ms: number;
+  action?: ToastAction;
 }
-type Show = (kind: ToastKind, text: string, ms?: number) => void;
+type Show = (kind: ToastKind, text: string, ms?: number, action?: ToastAction) => void;
 
 const ToastContext = createContext<Show>(() => {});
 let external: Show = () => {};
 /** Non-React code (the API layer, realtime) raises toasts through this. */
 export const toast = {
-  success: (t: string, ms?: number) => external('success', t, ms),
+  success: (t: string, ms?: number, action?: ToastAction) => external('success', t, ms, action),
   error: (t: string, ms?: number) => external('error', t, ms),
   info: (t: string, ms?: number) => external('info', t, ms),
   warning: (t: string, ms?: number) => external('warning', t, ms),
@@ -24,9 +30,9 @@ export function ToastProvider({ children, defaultMs = SHELL_TOAST_MS }: { childr
   const [toasts, setToasts] = useState<Toast[]>([]);
   const seq = useRef(0);
   const show = useCallback<Show>(
-    (kind, text, ms) => {
+    (kind, text, ms, action) => {
       const id = ++seq.current;
-      setToasts((list) => [...list.slice(-4), { id, kind, text, ms: ms ?? defaultMs }]);
+      setToasts((list) => [...list.slice(-4), { id, kind, text, ms: ms ?? defaultMs, action }]);
     },
     [defaultMs],
   );
@@ -68,6 +74,19 @@ function ToastItem({ toast: t, onDone }: { toast: Toast; onDone: (id: number) =>
   return (
     <div className={`toast toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'} onClick={() => onDone(t.id)}>
       {t.text}
+      {t.action && (
+        <button
+          type="button"
+          className="toast-action"
+          onClick={(e) => {
+            e.stopPropagation();
+            t.action!.run();
+            onDone(t.id);
+          }}
+        >
+          {t.action.label}
+        </button>
+      )}
     </div>
   );
 }

@@ -306,8 +306,8 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
           setForwarding(null);
           if (m)
             api
-              .post('/forward', { contactId: c.id, messageId: m.id })
-              .then(() => toast.success(t('messages.forwarded')))
+              .post<{ ticketUuid: string }>('/forward', { contactId: c.id, messageId: m.id })
+              .then((r) => toast.success(t('messages.forwarded'), 8_000, { label: t('messages.openForwarded'), run: () => navigate(`/tickets/${r.ticketUuid}`) }))
               .catch(toastError);
         }}
       />
