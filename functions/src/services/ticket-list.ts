@@ -52,6 +52,17 @@ class Stream {
     private projection = false,
   ) {}
 
+  /** Sort key of the oldest item read so far: every item not read yet is older. */
+  lastKey: string | undefined;
+  /** What is read and not yet taken. */
+  buffered(): readonly TicketItem[] {
+    return this.buf;
+  }
+  /** Reads the next page now (a refill decided ahead of the merge). */
+  async more() {
+    if (!this.done) await this.fill();
+  }
+
   async head(): Promise<TicketItem | undefined> {
     while (!this.buf.length && !this.done) await this.fill();
     return this.buf[0];
@@ -94,6 +105,7 @@ class Stream {
     const items = (out.Items ?? []) as TicketItem[];
     this.read += items.length;
     const sk = `${index}SK` as const;
+    if (items.length) this.lastKey = items[items.length - 1][sk];
     // BETWEEN includes `hi`: the cursor's own ticket was on the previous page.
     this.buf.push(...items.filter((t) => !this.hi || t[sk] < this.hi));
     this.start = out.LastEvaluatedKey;
@@ -133,8 +145,8 @@ function sourcesFor(identity: Identity, statuses: TicketStatusValue[], q: Ticket
       continue;
     }
     // A pending ticket has no agent (every write that makes one pending clears it): the viewer's
-    // own pending partition is always empty.
-    if (s !== 'pending') out.push(byUser(identity.userId, s));
+    // own pending partition is always empty; "assigned to others" leaves out the viewer's own.
+    if (s !== 'pending' && q.assigned !== 'others') out.push(byUser(identity.userId, s));
     const queuesSeen = s === 'pending' || identity.profile === 'Nível 2';
     if (queuesSeen) {
       const mine = q.queueIds?.length ? identity.queueIds.filter((x) => q.queueIds!.includes(x)) : identity.queueIds;
@@ -263,7 +275,12 @@ async function pageOf(identity: Identity, plan: Plan, skip: number) {
   const want = skip + TICKETS_PAGE + 1;
   const hi = [q.cursor, plan.updated?.[1]].filter((x): x is string => !!x).sort()[0];
   const lo = plan.updated?.[0];
-  const streams = sourcesFor(identity, plan.statuses, q).map((s) => new Stream(s, hi, lo, Math.min(want + 1, 100)));
+  const sources = sourcesFor(identity, plan.statuses, q);
+  // A merge of several partitions first reads each one's share of the page and a margin, then
+  // refills at once the ones that may hold more of it: ~70 tickets read for a page of 40 from
+  // three queues, not 3 × 42.
+  const first = sources.length > 1 ? Math.min(Math.ceil(want / sources.length) + 8, want + 1) : want + 1;
+  const streams = sources.map((s) => new Stream(s, hi, lo, Math.min(first, 100)));
 
   const accepted: TicketItem[] = [];
   const ids = new Set<number>();
@@ -276,8 +293,10 @@ async function pageOf(identity: Identity, plan: Plan, skip: number) {
     candidates = [];
     accepted.push(...(await byContactTags(identity.companyId, q, batch)));
   };
-  // Every partition's first read at once (the merge below then awaits only refills).
+  // Every partition's first read at once, and the refills they need at once (the merge below then
+  // rarely waits for one).
   await Promise.all(streams.map((s) => s.head()));
+  await refillAhead(streams, want, plan.pass);
   for (;;) {
     if (accepted.length + candidates.length >= want) await flush();
     if (accepted.length >= want) break;
@@ -304,6 +323,23 @@ async function pageOf(identity: Identity, plan: Plan, skip: number) {
   await flush();
   const page = accepted.slice(skip, skip + TICKETS_PAGE);
   return { page, hasMore: accepted.length > skip + TICKETS_PAGE || truncated };
+}
+
+/**
+ * Refills, in parallel, every partition that may still hold tickets of the page: the page is the
+ * `want` newest tickets that pass, so a partition whose oldest read ticket is newer than the
+ * `want`-th newest passing ticket read so far may hold more of it. An estimate (a ticket listed in
+ * two partitions counts twice): the merge still refills what it finds short.
+ */
+async function refillAhead(streams: Stream[], want: number, pass: (t: TicketItem) => boolean) {
+  if (streams.length < 2) return;
+  for (let round = 0; round < 4; round++) {
+    const keys = streams.flatMap((s) => s.buffered().filter(pass).map(sortKey)).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    const bound = keys.length >= want ? keys[want - 1] : '';
+    const short = streams.filter((s) => !s.done && s.lastKey !== undefined && s.lastKey > bound);
+    if (!short.length) return;
+    await Promise.all(short.map((s) => s.more()));
+  }
 }
 
 /** Lists whose filters look only at status, queue and agent: their counters can count them. */

@@ -54,7 +54,7 @@ describe('contact ticket lists in the search', () => {
     recording = true;
     try {
       const res = await listTickets(identity, { searchParam: text, isUseStatusFilter: 'true', statusFilter: '["pending","open","closed"]' });
-      return { ids: res.tickets.map((t) => t.id), queried: ctkQueries.length, truncated: res.truncated, ticketReads: [...ticketReads], contactReads };
+      return { ids: res.tickets.map((t) => t.id), queried: ctkQueries.length, truncated: 'truncated' in res ? res.truncated : undefined, ticketReads: [...ticketReads], contactReads };
     } finally {
       recording = false;
     }

@@ -232,5 +232,46 @@ describe('ticket list paging', () => {
   }, 180_000);
 });
 
+describe('ticket list paging over several partitions', () => {
+  it('merges queues and agents unevenly filled, page after page, each visible ticket once, newest first', async () => {
+    const w = await world();
+    const n2 = await member(w.admin, { name: 'Nina Dois', profile: 'Nível 2', queueIds: [w.q1, w.q2], allTicket: 'enabled' });
+    // Pending: most in queue 1, a few in queue 2, some without a queue (seen through allTicket);
+    // open: Nina's own and others' in her queues, so both partitions feed the showAll list.
+    const where = (i: number) => (i % 9 === 0 ? w.q2 : i % 7 === 0 ? null : w.q1);
+    const made: { id: number; q: number | null }[] = [];
+    for (let i = 0; i < 90; i += 6) {
+      const batch = await Promise.all(Array.from({ length: 6 }, () => customer(w.companyId, w.connectionId)));
+      await Promise.all(
+        batch.map(async (c, k) => {
+          const q = where(i + k);
+          if (q !== null) expect((await w.admin.put(`/tickets/${c.ticketId}`, { queueId: q })).status).toBe(200);
+          made.push({ id: c.ticketId, q });
+        }),
+      );
+    }
+    const open = made.filter((_, i) => i % 3 === 1 && made[i].q !== null);
+    await Promise.all(open.map((t, i) => w.admin.put(`/tickets/${t.id}`, { status: 'open', userId: i % 2 ? n2.id : w.adminUser.id })));
+    const all = async (query: string) => {
+      const seen: number[] = [];
+      const stamps: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: { status: number; body: any } = await n2.api.get(`/tickets?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(res.status).toBe(200);
+        seen.push(...res.body.tickets.map((t: { id: number }) => t.id));
+        stamps.push(...res.body.tickets.map((t: { id: number; updatedAt: string }) => `${t.updatedAt}#${String(t.id).padStart(10, '0')}`));
+        cursor = res.body.nextCursor;
+      } while (cursor);
+      expect(stamps).toEqual([...stamps].sort().reverse());
+      expect(new Set(seen).size).toBe(seen.length);
+      return [...seen].sort((a, b) => a - b);
+    };
+    const openIds = new Set(open.map((t) => t.id));
+    expect(await all('status=pending')).toEqual(ids(made.filter((t) => !openIds.has(t.id))));
+    expect(await all('status=open&showAll=true')).toEqual(ids(open));
+  }, 240_000);
+});
+
 // Every write path these tests went through kept the tab-badge counters exact.
 afterAll(expectCountersMatchTickets, 60_000);
