@@ -91,25 +91,7 @@ export async function backfillSearchIndex(opts: { companyId?: number; log?: (lin
  * should have and put right (`indexContact`). Running it again finds nothing to change.
  */
 export async function reindexContactNames(companyId: number, log?: (line: string) => void) {
-  let start: Record<string, unknown> | undefined;
-  let n = 0;
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': `C#${companyId}#CONTACTS` },
-        ProjectionExpression: 'id, #n, #num',
-        ExpressionAttributeNames: { '#n': 'name', '#num': 'number' },
-        ExclusiveStartKey: start,
-      }),
-    );
-    const contacts = (out.Items ?? []) as { id: number; name: string; number: string }[];
-    await pool(contacts, 8, (c) => indexContact(companyId, c, c));
-    n += contacts.length;
-    start = out.LastEvaluatedKey;
-  } while (start);
+  const n = await forEachContact<{ id: number; name: string; number: string }>(companyId, ['id', 'name', 'number'], 8, (c) => indexContact(companyId, c, c));
   if (n) log?.(`search index: name tokens of ${n} contacts of company ${companyId} checked`);
   return n;
 }
@@ -148,6 +130,16 @@ export async function buildContactTicketLists(companyId: number, log?: (line: st
     }
     throw new Error(`ticket list of contact ${contactId} kept changing`);
   };
+  const n = await forEachContact<{ id: number }>(companyId, ['id'], 16, (c) => build(c.id));
+  if (n) log?.(`search index: ticket lists of ${n} contacts of company ${companyId} built`);
+  return n;
+}
+
+/**
+ * Runs `fn` over every contact of a company, read from its alphabetical index a page at a time
+ * (only `attributes`), `width` at once: a company of any size without holding it in memory.
+ */
+async function forEachContact<T>(companyId: number, attributes: string[], width: number, fn: (contact: T) => Promise<unknown>): Promise<number> {
   let start: Record<string, unknown> | undefined;
   let n = 0;
   do {
@@ -157,15 +149,15 @@ export async function buildContactTicketLists(companyId: number, log?: (line: st
         IndexName: 'GSI1',
         KeyConditionExpression: 'GSI1PK = :pk',
         ExpressionAttributeValues: { ':pk': `C#${companyId}#CONTACTS` },
-        ProjectionExpression: 'id',
+        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
         ExclusiveStartKey: start,
       }),
     );
-    const contacts = (out.Items ?? []) as { id: number }[];
-    await pool(contacts, 16, (c) => build(c.id));
+    const contacts = (out.Items ?? []) as T[];
+    await pool(contacts, width, fn);
     n += contacts.length;
     start = out.LastEvaluatedKey;
   } while (start);
-  if (n) log?.(`search index: ticket lists of ${n} contacts of company ${companyId} built`);
   return n;
 }
