@@ -198,6 +198,50 @@ describe('connections page', () => {
     await ctx.close();
   });
 
+  it('keeps the QR dialog open across a socket reconnect (the list comes again without QR codes)', { timeout: 120_000 }, async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const sockets: { close: () => Promise<void> }[] = [];
+    await page.routeWebSocket(
+      (url) => url.toString().startsWith(endpoints().wsUrl),
+      (ws) => {
+        ws.connectToServer();
+        sockets.push(ws);
+      },
+    );
+    await signInUi(page, web(), t.admin.email, t.admin.password, '/connections');
+    await page.getByRole('heading', { name: 'Conexões' }).waitFor();
+    const name = uniq('Religar ');
+    await page.getByRole('button', { name: 'Adicionar conexão' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Adicionar conexão' });
+    await dialog.getByLabel('Nome', { exact: true }).fill(name);
+    await dialog.getByRole('combobox', { name: 'Provedor' }).selectOption('sandbox');
+    await dialog.getByRole('button', { name: 'Salvar' }).click();
+    const row = rowOf(page, name);
+    await row.waitFor({ timeout: 15_000 });
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('qrcode');
+    await row.getByRole('button', { name: 'QR CODE' }).click();
+    const qr = page.getByTestId('qr-dialog');
+    await qr.getByTestId('qr-code').waitFor({ timeout: 15_000 });
+
+    // The socket drops and opens again: the page reads its list again, the dialog its connection.
+    await page.locator('html[data-realtime="open"]').waitFor({ timeout: 15_000 });
+    const opened = sockets.length;
+    await sockets[opened - 1].close();
+    await expect.poll(() => sockets.length, { timeout: 20_000 }).toBeGreaterThan(opened);
+    await page.locator('html[data-realtime="open"]').waitFor({ timeout: 15_000 });
+    await page.waitForTimeout(1_500);
+    expect(await qr.getByTestId('qr-code').count()).toBe(1);
+    expect(await row.getAttribute('data-status')).toBe('qrcode');
+
+    await page.keyboard.press('Escape');
+    await qr.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.getByRole('button', { name: `Excluir ${name}` }).click();
+    await page.getByRole('button', { name: 'Confirmar' }).click();
+    await expect.poll(() => row.count(), { timeout: 10_000 }).toBe(0);
+    await ctx.close();
+  });
+
   it('links with a pairing code instead of the QR', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();

@@ -5,6 +5,7 @@ import { Button, Flex, Loader, Text, TextField } from '@aws-amplify/ui-react';
 import { QRCodeSVG } from 'qrcode.react';
 import type { Connection, SessionStatus } from '@balcao/shared';
 import { api } from '../../api/http';
+import { realtime } from '../../api/realtime';
 import { ApiError } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { translateMessage } from '../../i18n';
@@ -54,6 +55,9 @@ export default function QrDialog({ connectionId, onClose }: { connectionId: numb
     }
   };
 
+  // Read again each time the socket opens again: a QR shown meanwhile came by an event it missed.
+  const [reads, setReads] = useState(0);
+  useEffect(() => realtime.onReconnect(() => setReads((n) => n + 1)), []);
   useEffect(() => {
     let live = true;
     api
@@ -71,7 +75,7 @@ export default function QrDialog({ connectionId, onClose }: { connectionId: numb
     return () => {
       live = false;
     };
-  }, [connectionId]);
+  }, [connectionId, reads]);
 
   const code = connection?.qrcode ?? '';
   const pairing = connection?.status === 'PAIRING';

@@ -5,6 +5,7 @@ import { api } from '../../api/http';
 import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { needsAttention } from './badge';
+import { keepShownQrCodes } from './qr-codes';
 
 export const connectionsKey = (companyId: number | undefined) => ['connections', companyId];
 
@@ -34,7 +35,7 @@ export function useConnections(enabled = true) {
   const key = connectionsKey(companyId);
   const query = useQuery({
     queryKey: key,
-    queryFn: () => api.get<Connection[]>('/whatsapp', { query: { session: 0 } }),
+    queryFn: async () => keepShownQrCodes(qc.getQueryData<Connection[]>(key), await api.get<Connection[]>('/whatsapp', { query: { session: 0 } })),
     enabled: enabled && !!companyId,
   });
 
