@@ -29,6 +29,19 @@ async function scan(id: number, body: Record<string, unknown> = {}): Promise<{ s
 
 const rowOf = (page: Page, name: string) => page.locator('tbody tr', { has: page.getByText(name, { exact: true }) });
 
+/** Adds a sandbox connection from the page's dialog; its row once it waits for a QR scan. */
+async function addSandboxConnection(page: Page, name: string) {
+  await page.getByRole('button', { name: 'Adicionar conexão' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Adicionar conexão' });
+  await dialog.getByLabel('Nome', { exact: true }).fill(name);
+  await dialog.getByRole('combobox', { name: 'Provedor' }).selectOption('sandbox');
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  const row = rowOf(page, name);
+  await row.waitFor({ timeout: 15_000 });
+  await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('qrcode');
+  return row;
+}
+
 describe('connections page', () => {
   // Retried while the users-dialog flake under full-suite load is investigated (see the issue
   // note): its last part reopens the users dialog and sometimes reads stale data.
@@ -212,14 +225,7 @@ describe('connections page', () => {
     await signInUi(page, web(), t.admin.email, t.admin.password, '/connections');
     await page.getByRole('heading', { name: 'Conexões' }).waitFor();
     const name = uniq('Religar ');
-    await page.getByRole('button', { name: 'Adicionar conexão' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Adicionar conexão' });
-    await dialog.getByLabel('Nome', { exact: true }).fill(name);
-    await dialog.getByRole('combobox', { name: 'Provedor' }).selectOption('sandbox');
-    await dialog.getByRole('button', { name: 'Salvar' }).click();
-    const row = rowOf(page, name);
-    await row.waitFor({ timeout: 15_000 });
-    await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('qrcode');
+    const row = await addSandboxConnection(page, name);
     await row.getByRole('button', { name: 'QR CODE' }).click();
     const qr = page.getByTestId('qr-dialog');
     await qr.getByTestId('qr-code').waitFor({ timeout: 15_000 });
@@ -248,15 +254,8 @@ describe('connections page', () => {
     await signInUi(page, web(), t.admin.email, t.admin.password, '/connections');
     await page.getByRole('heading', { name: 'Conexões' }).waitFor();
     const name = uniq('Pareamento ');
-    await page.getByRole('button', { name: 'Adicionar conexão' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Adicionar conexão' });
-    await dialog.getByLabel('Nome', { exact: true }).fill(name);
-    await dialog.getByRole('combobox', { name: 'Provedor' }).selectOption('sandbox');
-    await dialog.getByRole('button', { name: 'Salvar' }).click();
-    const row = rowOf(page, name);
-    await row.waitFor({ timeout: 15_000 });
+    const row = await addSandboxConnection(page, name);
     const id = Number((await row.getAttribute('data-testid'))!.replace('connection-row-', ''));
-    await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('qrcode');
 
     await row.getByRole('button', { name: 'QR CODE' }).click();
     const qr = page.getByTestId('qr-dialog');
