@@ -56,9 +56,9 @@ export async function batchGet<T = Item>(keyList: Key[]): Promise<T[]> {
   return found;
 }
 
-export async function putItem(item: object, condition?: string, names?: Record<string, string>): Promise<void> {
+export async function putItem(item: object, condition?: string, names?: Record<string, string>, values?: Record<string, unknown>): Promise<void> {
   await dynamo().send(
-    new PutCommand({ TableName: table(), Item: item as Item, ConditionExpression: condition, ExpressionAttributeNames: names }),
+    new PutCommand({ TableName: table(), Item: item as Item, ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
   );
 }
 

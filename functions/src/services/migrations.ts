@@ -1,8 +1,8 @@
-import { PutCommand, ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { getItem, isConditionFailure, queryAll, updateItem } from '../core/db.js';
+import { getItem, isConditionFailure, putItem, queryAll, updateItem } from '../core/db.js';
 import { keys } from '../core/keys.js';
 import {
   contactIndexItems,
@@ -115,13 +115,11 @@ export async function buildContactTicketLists(companyId: number, log?: (line: st
       const current = attempt ? await getItem<ContactTicketList>(key, true) : undefined;
       const ids = [...new Set([...(current?.ids ?? []), ...(await ticketsOf(contactId))])].sort((a, b) => a - b);
       try {
-        await dynamo().send(
-          new PutCommand({
-            TableName: env.tableName,
-            Item: { ...key, entity: 'contactTicketList', contactId, ids, n: ids.length, base: true },
-            ConditionExpression: current ? 'n = :n' : 'attribute_not_exists(PK)',
-            ExpressionAttributeValues: current ? { ':n': current.n } : undefined,
-          }),
+        await putItem(
+          { ...key, entity: 'contactTicketList', contactId, ids, n: ids.length, base: true },
+          current ? 'n = :n' : 'attribute_not_exists(PK)',
+          undefined,
+          current ? { ':n': current.n } : undefined,
         );
         return;
       } catch (err) {

@@ -59,8 +59,6 @@ const contactTokensPk = (companyId: number, contactId: number) => `C#${companyId
 const searchPartition = (companyId: number, kind: ContactKind) => `C#${companyId}#SRCH#${kind}`;
 export const contactTicketsPk = (companyId: number, contactId: number) => `C#${companyId}#CTK#${pad(contactId)}`;
 
-/** The item tying a ticket to its contact; written in the ticket's creation transaction. */
-
 /**
  * The writes a new ticket adds to its creation transaction for the search: its `CTK#` item and its
  * id appended to the contact's ticket list (`CTL#`).

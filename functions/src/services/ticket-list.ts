@@ -334,7 +334,7 @@ async function pageOf(identity: Identity, plan: Plan, skip: number) {
 async function refillAhead(streams: Stream[], want: number, pass: (t: TicketItem) => boolean) {
   if (streams.length < 2) return;
   for (let round = 0; round < 4; round++) {
-    const keys = streams.flatMap((s) => s.buffered().filter(pass).map(sortKey)).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    const keys = streams.flatMap((s) => s.buffered().filter(pass).map(sortKey)).sort().reverse();
     const bound = keys.length >= want ? keys[want - 1] : '';
     const short = streams.filter((s) => !s.done && s.lastKey !== undefined && s.lastKey > bound);
     if (!short.length) return;
