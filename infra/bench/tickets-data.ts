@@ -21,6 +21,7 @@ import { contactKey, contactsIndexKeys, numberMarker, type ContactItem } from '@
 import { listBody, messagePointer, messageSk, type MessageItem } from '@balcao/functions/services/messages';
 import { contactIndexItems, contactTicketItem, messageIndexItems, messageTokens } from '@balcao/functions/services/search-index';
 import { buildContactTicketLists } from '@balcao/functions/services/migrations';
+import { contactViewOf, type ContactView } from '@balcao/functions/services/contact-view';
 import { rebuildTicketCounters } from '@balcao/functions/services/ticket-counters';
 import { currentMarker, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem, type TicketStatus } from '@balcao/functions/services/tickets';
 import type { Endpoints } from '../local/stack.js';
@@ -230,7 +231,7 @@ async function writeCompany(w: Writer, table: string, spec: CompanySpec, log: (l
     new UpdateCommand({ TableName: table, Key: keys.usage(cid), UpdateExpression: 'ADD #n :n', ExpressionAttributeNames: { '#n': 'contacts' }, ExpressionAttributeValues: { ':n': C } }),
   );
 
-  const contacts: { id: number; name: string }[] = [];
+  const contacts: { id: number; name: string; view: ContactView }[] = [];
   for (let j = 0; j < C; j++) {
     const id = firstContact + j;
     const name = contactName(r);
@@ -256,7 +257,7 @@ async function writeCompany(w: Writer, table: string, spec: CompanySpec, log: (l
       createdAt: iso,
       updatedAt: iso,
     };
-    contacts.push({ id, name });
+    contacts.push({ id, name, view: contactViewOf(contact) });
     await w.put(contact);
     await w.put({ ...numberMarker(cid, number), entity: 'num', contactId: id });
     const tokens = contactIndexItems(cid, { id, name, number });
@@ -345,6 +346,7 @@ async function writeCompany(w: Writer, table: string, spec: CompanySpec, log: (l
       userId: agent?.id ?? null,
       queueId,
       contactId: contact.id,
+      contactView: contact.view,
       whatsappId: spec.connectionId,
       unreadMessages: unread,
       isGroup: false,

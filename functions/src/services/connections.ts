@@ -18,6 +18,7 @@ import { SHARDS } from '../workers/manifest.js';
 import type { CompanyItem, PlanItem, QueueItem } from './types.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import { connectionTimerKeys } from './tickets.js';
+import { forgetTicketRef } from './ticket-view.js';
 
 export interface ConnectionItem {
   PK: string;
@@ -238,6 +239,7 @@ export async function updateConnection(companyId: number, id: number, input: unk
     if (tokenChanged && i === (nameChanged ? 3 : 1)) return tokenTaken();
     return undefined;
   });
+  forgetTicketRef(connectionKey(companyId, id));
   const fresh = await getConnectionItem(companyId, id);
   await publishConnection(fresh, 'update');
   for (const d of demoted) await publishConnection(d, 'update');

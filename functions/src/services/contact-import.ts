@@ -11,6 +11,7 @@ import type { Identity } from '../core/identity.js';
 import { contactIndexItems, indexContact } from './search-index.js';
 import { listConnectionItems } from './connections.js';
 import { contactKey, contactsIndexKeys, numberMarker, toApiContacts, type ContactItem } from './contacts.js';
+import { refreshContactViews } from './contact-view.js';
 
 /**
  * Contact imports (spec 001 §5, §7): a CSV's rows (`POST /contacts/importList`) or the phone's
@@ -202,6 +203,7 @@ async function importRows(companyId: number, raw: unknown[], whatsappId: number 
       }
       if (name) await indexContact(companyId, c, { id: c.id, name, number: c.number });
       await updateItem(contactKey(companyId, c.id), { name, email, ...(name ? contactsIndexKeys(companyId, name, c.id) : {}), updatedAt: now });
+      await refreshContactViews(companyId, c.id);
       result.updated++;
       result.contacts.push({ row: r.row, contactId: c.id, number: c.number, status: 'updated' });
     });

@@ -25,6 +25,7 @@ import { assertContactTags, changeContactTags, changedTags, contactIdsWithTag, c
 import { connectionKey, listConnectionItems, type ConnectionItem } from './connections.js';
 import { currentMarker } from './tickets.js';
 import type { UserItem } from './types.js';
+import { contactViewOf, refreshContactViews, sameContactView } from './contact-view.js';
 
 export interface ContactItem {
   PK: string;
@@ -144,6 +145,7 @@ export async function findOrCreateContact(companyId: number, peer: Peer, opts: {
       const updated = await renameFromWhatsApp(companyId, contact, set);
       if (updated) {
         contact = updated;
+        if (set.name) await refreshContactViews(companyId, contact.id);
         await publishContact(companyId, contact, 'update');
       }
     }
@@ -205,7 +207,9 @@ export async function updateContactProfile(companyId: number, peer: Peer, name?:
   if (pictureUrl !== undefined && pictureUrl !== contact.profilePicUrl) set.profilePicUrl = pictureUrl;
   if (!Object.keys(set).length) return;
   const updated = await renameFromWhatsApp(companyId, contact, set);
-  if (updated) await publishContact(companyId, updated, 'update');
+  if (!updated) return;
+  await refreshContactViews(companyId, contact.id);
+  await publishContact(companyId, updated, 'update');
 }
 
 // ---------------------------------------------------------------- the contacts routes
@@ -314,6 +318,7 @@ export async function updateContact(identity: Identity, id: number, input: unkno
     if (name !== c.name || numberChanged) await indexContact(companyId, c, next);
     try {
       await transact(items, (i) => (numberChanged && i === 0 ? duplicated() : undefined));
+      if (!sameContactView(contactViewOf(c), contactViewOf(next))) await refreshContactViews(companyId, id);
       await publishContact(companyId, next, 'update');
       await publishTagCounts(companyId, changedTags(before, after));
       return next;

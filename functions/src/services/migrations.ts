@@ -2,19 +2,20 @@ import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { getItem, isConditionFailure, putItem, queryAll, updateItem } from '../core/db.js';
+import { getItem, isConditionFailure, putItem, updateItem } from '../core/db.js';
 import { keys } from '../core/keys.js';
 import {
   contactIndexItems,
   contactTicketItem,
   contactTicketListKey,
-  contactTicketsPk,
   indexContact,
   messageIndexItems,
   pool,
   writeIndexItems,
   type ContactTicketList,
 } from './search-index.js';
+import { contactTicketIds, fillContactViews } from './contact-view.js';
+import type { ContactItem } from './contacts.js';
 
 /**
  * One-off data migrations, run by the versioned seed (`seedLocal`: the local stack's start and
@@ -107,13 +108,11 @@ export async function reindexContactNames(companyId: number, log?: (line: string
  */
 export async function buildContactTicketLists(companyId: number, log?: (line: string) => void) {
   await updateItem(keys.company(companyId), { ticketListsSince: new Date().toISOString() });
-  const ticketsOf = async (contactId: number) =>
-    (await queryAll<{ SK: string }>(contactTicketsPk(companyId, contactId), undefined, { ProjectionExpression: 'SK' })).map((i) => Number(i.SK));
   const build = async (contactId: number) => {
     const key = contactTicketListKey(companyId, contactId);
     for (let attempt = 0; attempt < 8; attempt++) {
       const current = attempt ? await getItem<ContactTicketList>(key, true) : undefined;
-      const ids = [...new Set([...(current?.ids ?? []), ...(await ticketsOf(contactId))])].sort((a, b) => a - b);
+      const ids = [...new Set([...(current?.ids ?? []), ...(await contactTicketIds(companyId, contactId))])].sort((a, b) => a - b);
       try {
         await putItem(
           { ...key, entity: 'contactTicketList', contactId, ids, n: ids.length, base: true },
@@ -131,6 +130,21 @@ export async function buildContactTicketLists(companyId: number, log?: (line: st
   const n = await forEachContact<{ id: number }>(companyId, ['id'], 16, (c) => build(c.id));
   if (n) log?.(`search index: ticket lists of ${n} contacts of company ${companyId} built`);
   return n;
+}
+
+/**
+ * The contact's shown fields on the tickets stored before tickets kept them (`contactView`,
+ * services/contact-view.ts). Only tickets without a copy are written, so it never puts back an older
+ * copy over one a live change wrote; running it again writes nothing.
+ */
+export async function fillTicketContactViews(companyId: number, log?: (line: string) => void) {
+  let written = 0;
+  const n = await forEachContact<ContactItem>(companyId, ['id', 'name', 'number', 'email', 'profilePicUrl', 'isGroup', 'tagIds'], 8, async (c) => {
+    const wrote = await fillContactViews(companyId, c);
+    written += wrote;
+  });
+  if (written) log?.(`ticket lists: contact fields copied to ${written} tickets of ${n} contacts of company ${companyId}`);
+  return written;
 }
 
 /**

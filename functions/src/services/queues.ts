@@ -4,6 +4,7 @@ import { keys } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import type { CompanyItem, PlanItem, QueueItem, UserItem } from './types.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
+import { forgetTicketRef } from './ticket-view.js';
 
 const colorTaken = () =>
   new AppError(409, 'ERR_QUEUE_COLOR_ALREADY_EXISTS', { fields: [{ field: 'color', message: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' }] });
@@ -92,6 +93,7 @@ export async function updateQueue(companyId: number, id: number, input: unknown)
     return new AppError(409, 'ERR_VALIDATION', { message: 'A fila foi alterada por outra pessoa; recarregue e tente de novo' });
   });
   const queue = toApiQueue(next);
+  forgetTicketRef(keys.queue(companyId, id));
   await publish({ companyId, event: companyEvent(companyId, 'queue'), data: { action: 'update', queue }, audience: [{ kind: 'company' }] });
   return queue;
 }

@@ -5,7 +5,7 @@ import { createCompany, listCompanies } from './companies.js';
 import { createQueue, listQueueItems } from './queues.js';
 import { createConnection, listConnectionItems } from './connections.js';
 import type { UserItem } from './types.js';
-import { backfillSearchIndex, buildContactTicketLists, reindexContactNames } from './migrations.js';
+import { backfillSearchIndex, buildContactTicketLists, fillTicketContactViews, reindexContactNames } from './migrations.js';
 import { rebuildTicketCounters } from './ticket-counters.js';
 import { log } from '../core/log.js';
 
@@ -23,7 +23,7 @@ export const DEMO_QUEUES = [
  * Idempotent: a second start finds the super user and changes nothing.
  */
 /** Seed steps are versioned so an older `.local/` gets the newer steps once, and never again. */
-const SEED_VERSION = 6;
+const SEED_VERSION = 7;
 const seedMarker = { PK: 'SEED', SK: 'LOCAL' };
 
 export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number }> {
@@ -80,6 +80,8 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
   if (applied < 5) for (const c of await listCompanies()) await reindexContactNames(c.id, (line) => log.info(line));
   // Contacts' ticket lists (the search reads many contacts' tickets at once).
   if (applied < 6) for (const c of await listCompanies()) await buildContactTicketLists(c.id, (line) => log.info(line));
+  // The contact's shown fields on each ticket (a page of tickets reads no contacts).
+  if (applied < 7) for (const c of await listCompanies()) await fillTicketContactViews(c.id, (line) => log.info(line));
   if (applied < SEED_VERSION) await putItem({ ...seedMarker, entity: 'seed', version: SEED_VERSION, companyId });
   return { companyId, adminUserId };
 }

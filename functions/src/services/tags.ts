@@ -22,6 +22,7 @@ import { visibleTicket } from './conversation.js';
 import { contactKey, fold, publishContact, type ContactItem } from './contacts.js';
 import { getTicketItem, ticketGuard, ticketKey, type TicketItem } from './tickets.js';
 import { toApiTickets } from './ticket-view.js';
+import { refreshContactViews } from './contact-view.js';
 
 /**
  * Tags (spec 001 §3, §7). A tag lives in its own partition together with its links:
@@ -216,6 +217,7 @@ export async function changeContactTags(
     const items = [contactTagsUpdate(companyId, c, after), ...linkOps(companyId, 'CT', contactId, before, after, 'contact')];
     try {
       await runTagTransaction(items);
+      await refreshContactViews(companyId, contactId);
       if (!opts.quiet) await publishTagCounts(companyId, changedTags(before, after));
       return { ...c, tagIds: after };
     } catch (err) {

@@ -26,6 +26,7 @@ import { settingValue } from './settings.js';
 import { visibleTicket } from './conversation.js';
 import { currentMarker, getTicketItem, newTicketItem, ticketGuard, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem } from './tickets.js';
 import { contactTicketWrites } from './search-index.js';
+import { settleContactView } from './contact-view.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
 import { publishTagCounts, ticketLinkOps } from './tags.js';
 import type { QueueItem, UserItem } from './types.js';
@@ -195,6 +196,7 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
       await conflictPause(attempt);
     }
   }
+  await settleContactView(companyId, ticket);
   await publishTicketChange(ticket);
   return ticket;
 }

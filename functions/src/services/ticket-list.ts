@@ -15,7 +15,7 @@ import { env } from '../core/env.js';
 import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
 import { contactKey, type ContactItem } from './contacts.js';
-import { ticketIndexKeys, type TicketItem } from './tickets.js';
+import { TICKET_FIELDS, ticketIndexKeys, type TicketItem } from './tickets.js';
 import { toApiTickets } from './ticket-view.js';
 import { settingValue } from './settings.js';
 import { parseQuery } from './search-index.js';
@@ -32,6 +32,20 @@ interface Source {
 const MAX_READ = 4000;
 /** Upper bound of items read to count one list (pending and open tickets: the working set). */
 const MAX_COUNT_READ = 20_000;
+/**
+ * What a page reads of each ticket: the API's fields, the contact copy and the index's sort key;
+ * not the other index keys or `wv` (DynamoDB Local's and the SDK's cost grows with every attribute).
+ */
+const pageProjections = new Map<string, { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }>();
+function pageProjection(index: string) {
+  let p = pageProjections.get(index);
+  if (!p) {
+    const fields = [...TICKET_FIELDS, 'contactView', `${index}SK`];
+    p = { ProjectionExpression: fields.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(fields.map((f, i) => [`#p${i}`, f])) };
+    pageProjections.set(index, p);
+  }
+  return p;
+}
 /** The attributes the rules and filters look at: counting reads only these. */
 const COUNT_PROJECTION = 'id, userId, queueId, #s, unreadMessages, tagIds, contactId, createdAt, updatedAt';
 
@@ -99,7 +113,7 @@ class Stream {
         ScanIndexForward: false,
         Limit: this.pageSize,
         ExclusiveStartKey: this.start,
-        ...(this.projection ? { ProjectionExpression: `${COUNT_PROJECTION}, ${index}SK`, ExpressionAttributeNames: { '#s': 'status' } } : {}),
+        ...(this.projection ? { ProjectionExpression: `${COUNT_PROJECTION}, ${index}SK`, ExpressionAttributeNames: { '#s': 'status' } } : pageProjection(index)),
       }),
     );
     const items = (out.Items ?? []) as TicketItem[];
@@ -221,11 +235,18 @@ async function planOf(identity: Identity, q: TicketListQuery, statuses = statuse
   return { q, statuses, updated, created, pass };
 }
 
-/** Keeps the tickets whose contact has ANY of the chosen contact tags (one BatchGet per batch). */
+/**
+ * Keeps the tickets whose contact has ANY of the chosen contact tags: from `known` contacts, else
+ * the ticket's contact copy, else one BatchGet of the rest of the batch.
+ */
 export async function byContactTags(companyId: number, q: TicketListQuery, batch: TicketItem[], known?: Map<number, ContactItem>): Promise<TicketItem[]> {
   if (!q.tagsContact?.length || !batch.length) return batch;
-  const byId = known ?? new Map((await batchGet<ContactItem>(batch.map((t) => contactKey(companyId, t.contactId)))).map((c) => [c.id, c]));
-  return batch.filter((t) => q.tagsContact!.some((tag) => (byId.get(t.contactId)?.tagIds ?? []).includes(tag)));
+  const tagsOf = new Map<number, number[]>();
+  for (const c of known?.values() ?? []) tagsOf.set(c.id, c.tagIds ?? []);
+  for (const t of batch) if (t.contactView && !tagsOf.has(t.contactId)) tagsOf.set(t.contactId, t.contactView.tagIds);
+  const missing = [...new Set(batch.filter((t) => !tagsOf.has(t.contactId)).map((t) => t.contactId))];
+  if (missing.length) for (const c of await batchGet<ContactItem>(missing.map((id) => contactKey(companyId, id)))) tagsOf.set(c.id, c.tagIds ?? []);
+  return batch.filter((t) => q.tagsContact!.some((tag) => (tagsOf.get(t.contactId) ?? []).includes(tag)));
 }
 
 /**

@@ -1,13 +1,18 @@
-import { batchGet, clean } from '../core/db.js';
+import type { TicketFields } from '@balcao/shared';
+import { batchGet, type Key } from '../core/db.js';
+import { contactViewOf, type ContactView } from './contact-view.js';
 import { keys } from '../core/keys.js';
 import { contactKey, type ContactItem } from './contacts.js';
 import { connectionKey, type ConnectionItem } from './connections.js';
-import type { TicketItem } from './tickets.js';
+import { TICKET_FIELDS, type TicketItem } from './tickets.js';
 import type { QueueItem, UserItem } from './types.js';
 import { refsOf, tagRefs, type TagRef } from './tags.js';
 
+/** A ticket's contact as pages show it. */
+type ContactShown = ContactView & { id: number };
+
 export interface TicketRefs {
-  contacts: Map<number, ContactItem>;
+  contacts: Map<number, ContactShown>;
   users: Map<number, UserItem>;
   queues: Map<number, QueueItem>;
   connections: Map<number, ConnectionItem>;
@@ -15,25 +20,70 @@ export interface TicketRefs {
   tags?: Map<number, TagRef>;
 }
 
-/** The contacts, agents, queues and connections a page of tickets names: one BatchGet. */
+/** How long a read agent, queue or connection serves the ticket pages of this instance. */
+const REF_CACHE_MS = 15_000;
+const REFS_KEPT = 5_000;
+const refCache = new Map<string, { at: number; item: { entity: string; id: number } }>();
+const refId = (k: Key) => `${k.PK}|${k.SK}`;
+
+/** Drops a cached agent, queue or connection after a change of it (other instances: REF_CACHE_MS). */
+export function forgetTicketRef(key: Key) {
+  refCache.delete(refId(key));
+}
+
+/**
+ * The contacts, agents, queues and connections a page of tickets names. A contact comes from the
+ * ticket's own copy (`contactView`); agents, queues and connections, a company's few names, from a
+ * short per-instance cache; what is left, one BatchGet.
+ */
 export async function loadRefs(companyId: number, tickets: TicketItem[]): Promise<TicketRefs> {
   const uniq = (xs: (number | null)[]) => [...new Set(xs.filter((x): x is number => typeof x === 'number' && x > 0))];
-  const keyList = [
-    ...uniq(tickets.map((t) => t.contactId)).map((id) => contactKey(companyId, id)),
+  const named = [
     ...uniq(tickets.map((t) => t.userId)).map((id) => keys.user(companyId, id)),
     ...uniq(tickets.map((t) => t.queueId)).map((id) => keys.queue(companyId, id)),
     ...uniq(tickets.map((t) => t.whatsappId)).map((id) => connectionKey(companyId, id)),
   ];
-  const items = keyList.length ? await batchGet<{ entity: string; id: number }>(keyList) : [];
+  const now = Date.now();
+  const items: { entity: string; id: number }[] = [];
+  const missing: Key[] = [];
+  for (const k of named) {
+    const hit = refCache.get(refId(k));
+    if (hit && now - hit.at < REF_CACHE_MS) items.push(hit.item);
+    else missing.push(k);
+  }
+  const contacts = new Map<number, ContactShown>();
+  for (const t of tickets) if (t.contactView) contacts.set(t.contactId, { id: t.contactId, ...t.contactView });
+  missing.push(...uniq(tickets.filter((t) => !contacts.has(t.contactId)).map((t) => t.contactId)).map((id) => contactKey(companyId, id)));
+  if (missing.length) {
+    for (const item of await batchGet<{ PK: string; SK: string; entity: string; id: number }>(missing)) {
+      if (item.entity === 'contact') {
+        const c = item as unknown as ContactItem;
+        contacts.set(c.id, { id: c.id, ...contactViewOf(c) });
+        continue;
+      }
+      items.push(item);
+      if (refCache.size >= REFS_KEPT) refCache.delete(refCache.keys().next().value!);
+      refCache.set(refId(item), { at: now, item });
+    }
+  }
   const of = <T>(entity: string) => new Map(items.filter((i) => i.entity === entity).map((i) => [i.id, i as unknown as T]));
-  const contacts = of<ContactItem>('contact');
-  const tags = await tagRefs(companyId, [...tickets.flatMap((t) => t.tagIds ?? []), ...[...contacts.values()].flatMap((c) => c.tagIds ?? [])]);
+  const tags = await tagRefs(companyId, [...tickets.flatMap((t) => t.tagIds ?? []), ...[...contacts.values()].flatMap((c) => c.tagIds)]);
   return { contacts, users: of<UserItem>('user'), queues: of<QueueItem>('queue'), connections: of<ConnectionItem>('connection'), tags };
 }
 
 /** A ticket as the API answers it, with the names the list and the header show. */
+/**
+ * The ticket's own fields the API answers (`TicketFields`), copied in one order: a page's tickets
+ * share one object shape (a rest-spread of the stored item cost more than the page's DynamoDB call).
+ */
+function ticketFields(t: TicketItem): TicketFields {
+  const out: Record<string, unknown> = {};
+  for (const k of TICKET_FIELDS) if (t[k] !== undefined) out[k] = t[k];
+  return out as unknown as TicketFields;
+}
+
 export function toApiTicket(t: TicketItem, refs: TicketRefs) {
-  const { wv: _wv, ...rest } = clean(t);
+  const rest = ticketFields(t);
   const contact = refs.contacts.get(t.contactId);
   const user = t.userId ? refs.users.get(t.userId) : undefined;
   const queue = t.queueId ? refs.queues.get(t.queueId) : undefined;

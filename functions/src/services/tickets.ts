@@ -4,6 +4,7 @@ import { getItem, isTransactionConflict, nextId, transact, tx } from '../core/db
 import { counterDeltas } from './ticket-counters.js';
 import { pad } from '../core/keys.js';
 import { contactTicketWrites } from './search-index.js';
+import { contactViewOf, settleContactView, type ContactView, type ContactViewSource } from './contact-view.js';
 
 export type { TicketStatus } from '@balcao/shared';
 
@@ -26,7 +27,19 @@ export interface TicketItem extends TicketFields {
    * (`ticketGuard`), so a message stored at the same time never overwrites a status change.
    */
   wv?: number;
+  /** The contact's fields the lists show (services/contact-view.ts); tickets made before it have none until migrated. */
+  contactView?: ContactView;
 }
+
+/** Every field of a ticket the API answers (`TicketFields`): a list page reads only these. */
+export const TICKET_FIELDS = [
+  'id', 'uuid', 'companyId', 'status', 'userId', 'queueId', 'contactId', 'whatsappId', 'unreadMessages', 'isGroup', 'lastMessage', 'lastSeq',
+  'lastFromMe', 'chatbot', 'useIntegration', 'integrationId', 'promptId', 'tagIds', 'queuedAt', 'startedAt', 'finishedAt',
+  'awaitingRatingUntil', 'rating', 'ratingAt', 'ratingUserId', 'createdAt', 'updatedAt',
+] as const satisfies readonly (keyof TicketFields)[];
+// A field added to TicketFields and not listed above fails to compile here.
+const everyTicketField: Exclude<keyof TicketFields, (typeof TICKET_FIELDS)[number]> extends never ? true : never = true;
+void everyTicketField;
 
 export const TWO_HOURS_MS = 2 * 60 * 60 * 1000;
 
@@ -98,7 +111,7 @@ export function newTicketItem(t: {
   status: TicketStatus;
   userId: number | null;
   queueId: number | null;
-  contact: { id: number; isGroup: boolean };
+  contact: ContactViewSource & { id: number };
   whatsappId: number;
   at: string;
 }): TicketItem {
@@ -114,6 +127,7 @@ export function newTicketItem(t: {
     userId,
     queueId,
     contactId: contact.id,
+    contactView: contactViewOf(contact),
     whatsappId,
     unreadMessages: 0,
     isGroup: contact.isGroup,
@@ -154,7 +168,7 @@ interface CurrentMarker {
 export async function findOrCreateTicket(
   companyId: number,
   connectionId: number,
-  contact: { id: number; isGroup: boolean },
+  contact: ContactViewSource & { id: number },
   now = Date.now(),
 ): Promise<{ ticket: TicketItem; created: boolean; reopened: boolean }> {
   const marker = currentMarker(companyId, connectionId, contact.id);
@@ -169,7 +183,7 @@ export async function findOrCreateTicket(
       const ticket = await getItem<TicketItem>(ticketKey(companyId, cur.ticketId), true);
       if (ticket) {
         const guard = ticketGuard(ticket);
-        const next: TicketItem = { ...ticket, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv };
+        const next: TicketItem = { ...ticket, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv, contactView: contactViewOf(contact) };
         Object.assign(next, ticketIndexKeys(next));
         try {
           await transact(
@@ -180,6 +194,7 @@ export async function findOrCreateTicket(
             ],
             () => new RaceLost(),
           );
+          await settleContactView(companyId, next);
           return { ticket: next, created: false, reopened: true };
         } catch (err) {
           if (err instanceof RaceLost || (err as { name?: string }).name === 'TransactionCanceledException') continue;
@@ -210,6 +225,7 @@ export async function findOrCreateTicket(
         ],
         () => new RaceLost(),
       );
+      await settleContactView(companyId, ticket);
       return { ticket, created: true, reopened: false };
     } catch (err) {
       // Another message created it first, or a counter was busy: read it again.

@@ -18,6 +18,7 @@ import type { UploadedFile } from '../core/http.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import type { CompanyItem, PlanItem, QueueItem, UserItem } from './types.js';
 import { listQueueItems } from './queues.js';
+import { forgetTicketRef } from './ticket-view.js';
 
 const emailTaken = () =>
   new AppError(409, 'ERR_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_EMAIL_ALREADY_EXISTS' }] });
@@ -215,6 +216,7 @@ export async function updateUser(identity: Identity, companyId: number, id: numb
     photoKey,
     updatedAt: now,
   });
+  forgetTicketRef(keys.user(companyId, id));
   if (photoKey && current.photoKey) await deleteObject(current.photoKey).catch(() => undefined);
   const api = await toApiUser(updated);
   await publish({ companyId, event: companyEvent(companyId, 'user'), data: { action: 'update', user: api }, audience: [{ kind: 'company' }] });

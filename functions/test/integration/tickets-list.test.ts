@@ -13,6 +13,8 @@ async function patch(kind: 'ticket' | 'contact', companyId: number, id: number, 
   const { pad } = await import('../../src/core/keys.js');
   if (typeof set.updatedAt === 'string') Object.assign(set, Object.fromEntries(['GSI1SK', 'GSI2SK', 'GSI3SK'].map((k) => [k, `${set.updatedAt}#${pad(id)}`])));
   await updateItem(kind === 'ticket' ? ticketKey(companyId, id) : contactKey(companyId, id), set);
+  // A contact's shown fields are also kept on its tickets, as the contact services do.
+  if (kind === 'contact') await (await import('../../src/services/contact-view.js')).refreshContactViews(companyId, id);
 }
 
 /**

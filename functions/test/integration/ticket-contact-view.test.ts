@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyStackEnv } from './client.js';
+import { customer, expectCountersMatchTickets, ticketItem, world } from './tickets-helpers.js';
+
+/**
+ * The contact's shown fields kept on its tickets (services/contact-view.ts, decision 31): a page of
+ * tickets reads no contact, every change of those fields reaches all of the contact's tickets, a
+ * ticket made while the contact changes ends with its latest fields, and the migration fills the
+ * tickets stored before.
+ */
+describe('contact fields on tickets', () => {
+  let w: Awaited<ReturnType<typeof world>>;
+  let db: typeof import('../../src/core/db.js');
+  let view: typeof import('../../src/services/contact-view.js');
+  let contactReads = 0;
+  let recording = false;
+
+  beforeAll(async () => {
+    w = await world();
+    applyStackEnv();
+    db = await import('../../src/core/db.js');
+    view = await import('../../src/services/contact-view.js');
+    const { dynamo } = await import('../../src/core/aws.js');
+    dynamo().middlewareStack.add(
+      (next, context) => async (args) => {
+        const out = await next(args);
+        if (recording && /^BatchGet/.test(context.commandName ?? '')) {
+          const answered = Object.values((out.output as { Responses?: Record<string, { entity?: string }[]> }).Responses ?? {}).flat();
+          contactReads += answered.filter((i) => i.entity === 'contact').length;
+        }
+        return out;
+      },
+      { step: 'initialize', name: 'contactReadsTest' },
+    );
+  });
+  afterAll(expectCountersMatchTickets);
+
+  /** The admin's open + pending + closed list, run in this process so its reads are seen. */
+  const adminList = async (query: Record<string, string> = {}) => {
+    const { authenticate } = await import('../../src/core/identity.js');
+    const { keys } = await import('../../src/core/keys.js');
+    const { listTickets } = await import('../../src/services/ticket-list.js');
+    const sub = (await db.getItem<{ sub: string }>(keys.user(w.companyId, w.adminUser.id)))!.sub;
+    const identity = await authenticate({ sub }, undefined, { skipSession: true });
+    contactReads = 0;
+    recording = true;
+    try {
+      const res = await listTickets(identity, { status: 'pending', showAll: 'true', ...query });
+      return { tickets: res.tickets, contactReads };
+    } finally {
+      recording = false;
+    }
+  };
+  const contactOf = async (ticketId: number) => {
+    const res = await w.admin.get(`/tickets/${ticketId}`);
+    expect(res.status).toBe(200);
+    return res.body.contact as { name: string; number: string; tags: { id: number; name: string }[] };
+  };
+
+  it('keeps the contact on a new ticket, so a page reads no contact', async () => {
+    const a = await customer(w.companyId, w.connectionId, { name: 'Zuleide Marcondes' });
+    expect((await ticketItem(w.companyId, a.ticketId))?.contactView).toMatchObject({ name: 'Zuleide Marcondes', tagIds: [] });
+    const page = await adminList();
+    expect(page.tickets.find((t) => t.id === a.ticketId)?.contact).toMatchObject({ id: a.contactId, name: 'Zuleide Marcondes', tags: [] });
+    expect(page.contactReads).toBe(0);
+    // The API answers the contact as before, never the stored copy itself.
+    expect(page.tickets.find((t) => t.id === a.ticketId)).not.toHaveProperty('contactView');
+  });
+
+  it('writes a renamed or retagged contact on all its tickets, closed ones too', async () => {
+    const a = await customer(w.companyId, w.connectionId, { name: 'Edite Fagundes' });
+    expect((await w.admin.put(`/tickets/${a.ticketId}`, { status: 'closed' })).status).toBe(200);
+    const second = await w.admin.post('/tickets', { contactId: a.contactId, queueId: w.q1, status: 'open' });
+    expect(second.status).toBe(201);
+
+    const renamed = await w.admin.put(`/contacts/${a.contactId}`, { name: 'Edite Fagundes Lima' });
+    expect(renamed.status).toBe(200);
+    for (const id of [a.ticketId, second.body.id]) {
+      expect((await ticketItem(w.companyId, id))?.contactView?.name).toBe('Edite Fagundes Lima');
+      expect((await contactOf(id)).name).toBe('Edite Fagundes Lima');
+    }
+
+    const tag = await w.admin.post('/tags', { name: `vip-${Date.now()}`, type: 'contact', color: '#aa3300' });
+    expect(tag.status).toBe(201);
+    expect((await w.admin.put(`/contacts/${a.contactId}`, { tags: [tag.body.id] })).status).toBe(200);
+    expect((await ticketItem(w.companyId, a.ticketId))?.contactView?.tagIds).toEqual([tag.body.id]);
+    const page = await adminList({ status: 'open' });
+    expect(page.tickets.find((t) => t.id === second.body.id)?.contact?.tags).toMatchObject([{ id: tag.body.id, name: tag.body.name }]);
+    expect(page.contactReads).toBe(0);
+  });
+
+  it('ends a ticket made during a rename with the new name', async () => {
+    const a = await customer(w.companyId, w.connectionId, { name: 'Jandira Pestana' });
+    const { contactKey } = await import('../../src/services/contacts.js');
+    const { ticketKey } = await import('../../src/services/tickets.js');
+    // As if the ticket had been stored from a read made before the rename, and the rename's
+    // fan-out had listed the contact's tickets before it existed.
+    await db.updateItem(ticketKey(w.companyId, a.ticketId), { contactView: view.contactViewOf({ name: 'Jandira Pestana', number: a.number, email: '', profilePicUrl: null, isGroup: false }) });
+    await db.updateItem(contactKey(w.companyId, a.contactId), { name: 'Jandira Pestana Souto' });
+    const stale = await ticketItem(w.companyId, a.ticketId);
+    await view.settleContactView(w.companyId, { id: a.ticketId, contactId: a.contactId, contactView: stale?.contactView });
+    expect((await ticketItem(w.companyId, a.ticketId))?.contactView?.name).toBe('Jandira Pestana Souto');
+  });
+
+  it('moves the write version, so a whole-ticket write from an older read reads again', async () => {
+    const a = await customer(w.companyId, w.connectionId, { name: 'Odila Brant' });
+    const before = await ticketItem(w.companyId, a.ticketId);
+    expect((await w.admin.put(`/contacts/${a.contactId}`, { name: 'Odila Brant Reis' })).status).toBe(200);
+    const after = await ticketItem(w.companyId, a.ticketId);
+    expect(after?.wv).toBe((before?.wv ?? 0) + 1);
+    // Accepting it afterwards works (the guard reads the ticket again) and keeps the new name.
+    expect((await w.admin.put(`/tickets/${a.ticketId}`, { status: 'open', userId: w.adminUser.id })).status).toBe(200);
+    expect((await ticketItem(w.companyId, a.ticketId))?.contactView?.name).toBe('Odila Brant Reis');
+    // A rename that changes nothing shown writes no ticket.
+    expect((await w.admin.put(`/contacts/${a.contactId}`, { extraInfo: [{ name: 'CPF', value: '1' }] })).status).toBe(200);
+    expect((await ticketItem(w.companyId, a.ticketId))?.wv).toBe((after?.wv ?? 0) + 1);
+  });
+
+  it('reads the contacts of tickets stored without the copy until the migration fills it', async () => {
+    const a = await customer(w.companyId, w.connectionId, { name: 'Celina Prudente' });
+    const { ticketKey } = await import('../../src/services/tickets.js');
+    await db.updateItem(ticketKey(w.companyId, a.ticketId), {}, { remove: ['contactView'] });
+    const before = await adminList();
+    expect(before.tickets.find((t) => t.id === a.ticketId)?.contact?.name).toBe('Celina Prudente');
+    expect(before.contactReads).toBeGreaterThanOrEqual(1);
+
+    const { fillTicketContactViews } = await import('../../src/services/migrations.js');
+    expect(await fillTicketContactViews(w.companyId)).toBeGreaterThanOrEqual(1);
+    expect((await ticketItem(w.companyId, a.ticketId))?.contactView?.name).toBe('Celina Prudente');
+    expect((await adminList()).contactReads).toBe(0);
+    // Again: nothing left to write.
+    expect(await fillTicketContactViews(w.companyId)).toBe(0);
+  });
+
+  it('shows a renamed queue at once in the lists', async () => {
+    const a = await customer(w.companyId, w.connectionId, { name: 'Genoveva Tolentino' });
+    const moved = await w.admin.put(`/tickets/${a.ticketId}`, { status: 'open', userId: w.adminUser.id, queueId: w.q1 });
+    expect(moved.status).toBe(200);
+    const list = async () => (await w.admin.get('/tickets?status=open&showAll=true')).body.tickets.find((t: { id: number }) => t.id === a.ticketId)?.queue?.name;
+    const name = await list();
+    expect(name).toBeTruthy();
+    expect((await w.admin.put(`/queue/${w.q1}`, { name: `${name} 2` })).status).toBe(200);
+    expect(await list()).toBe(`${name} 2`);
+    expect((await w.admin.put(`/queue/${w.q1}`, { name })).status).toBe(200);
+  });
+});
