@@ -16,6 +16,7 @@ import { PASSWORD, login, summarize, type Api } from './client.js';
 import { existingData, generateData, type DataOptions, type Manifest } from './tickets-data.js';
 import { installRecorder, readsOf, sumCalls } from './tickets-reads.js';
 import { loadAverage } from './system.js';
+import { runLoad } from './load.js';
 
 export interface TicketsContext {
   endpoints: Endpoints;
@@ -169,20 +170,21 @@ export async function ticketsBench(ctx: TicketsContext, o: TicketsOptions) {
       reads.push({ read: sum.read, itemsRead: sum.itemsRead, counterItems: sum.counterItems, returned: returnedOf(value.body), calls: sum });
     }
     // `clients` at once, each its own agent, the same number of requests in all.
-    const many: number[] = [];
+    // They run in a load process of their own (load.ts), so the stack's event loop serves only the stack.
+    const plan = Array.from({ length: clients }, (_, a) => {
+      const paths: string[] = [];
+      for (let n = 0; n < Math.ceil(o.requests / clients); n++) {
+        const p = c.path(a, n);
+        if (!p) break;
+        paths.push(p);
+      }
+      return { token: agents[a].token, paths };
+    });
     const elu0 = performance.eventLoopUtilization();
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: clients }, async (_, a) => {
-        for (let n = 0; n < Math.ceil(o.requests / clients); n++) {
-          const p = c.path(a, n);
-          if (!p) return;
-          many.push((await timed(agents[a], p)).ms);
-        }
-      }),
-    );
-    const wall = (performance.now() - t0) / 1000;
+    const load = await runLoad({ apiUrl: ctx.endpoints.apiUrl, clients: plan });
     const elu = performance.eventLoopUtilization(elu0).utilization;
+    const many = load.latencies;
+    const wall = load.wallMs / 1000;
     if (!one.length) {
       results.push({ name: c.name, kind: c.kind, skipped: 'no agent has such a request (data too small: no next page / no long conversation)' });
       ctx.log(`tickets: ${c.name}: skipped (no request of this kind in the data)`);
@@ -207,7 +209,7 @@ export async function ticketsBench(ctx: TicketsContext, o: TicketsOptions) {
       kind: c.kind,
       example: c.path(0, 0),
       oneClient: oneS,
-      clients: { clients, ...manyS, requestsPerSecond: r3(many.length / wall), benchProcessEventLoopUtilization: r3(elu) },
+      clients: { clients, ...manyS, requestsPerSecond: r3(many.length / wall), clientsIn: 'a load process of their own (infra/bench/load.ts)', stackEventLoopUtilization: r3(elu) },
       target,
       pass,
       dynamodb: {
