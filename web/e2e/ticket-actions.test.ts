@@ -139,7 +139,9 @@ describe('ticket screen actions', () => {
     // The agent finds the other ticket among their own and sees both messages there.
     await page.getByTestId('subtab-me').click();
     const row = page.getByTestId('tickets-list-me').locator('.ticket-row', { hasText: targetName });
-    await row.waitFor({ timeout: 20_000 });
+    // The row comes by the ticket's live event: on a loaded CI machine it once took more than 20 s
+    // (the phone waits above allow 30 s too).
+    await row.waitFor({ timeout: 45_000 });
     await row.click();
     await expect.poll(() => view(page).getAttribute('data-ticket-id'), { timeout: 20_000 }).toBe(String(forwarded.id));
     await bubble(page, 'O código do pedido é 4417').waitFor({ timeout: 20_000 });
