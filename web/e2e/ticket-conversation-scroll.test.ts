@@ -107,4 +107,58 @@ describe('long conversation', () => {
     await screenshot(page, 'conversation-long-light-wide');
     await ctx.close();
   });
+  it('follows arriving messages to the very bottom on a slow CPU, and leaves a reader who scrolled up in place', { timeout: 180_000 }, async () => {
+    const w = await world();
+    const agent = await member(w.admin, { name: 'Leitor Lento', profile: 'admin', allTicket: 'enabled', queueIds: [w.q1] });
+    const c = await customer(w.companyId, w.connectionId, { text: 'mensagem 1' });
+    applyStackEnv();
+    const { storeMessage, publishMessage } = await import('../../functions/src/services/messages.js');
+    const { getTicketItem } = await import('../../functions/src/services/tickets.js');
+    let ticket = await getTicketItem(w.companyId, c.ticketId);
+    const long = 'com duas linhas e um texto comprido o bastante para quebrar a linha do balão da conversa em duas ou três';
+    const start = Date.now() - 60 * 60_000;
+    for (let i = 2; i <= 31; i++) {
+      const body = i % 5 === 0 ? `mensagem ${i}\n${long}` : `mensagem ${i}`;
+      ticket = (await storeMessage(ticket, { id: `S${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`, body, fromMe: i % 3 === 0, ack: 3, createdAt: new Date(start + i * 60_000).toISOString(), unread: false }))!.ticket;
+    }
+    /** A customer's message as the inbound pipeline stores and announces it. */
+    const arrives = async (body: string) => {
+      const stored = (await storeMessage(ticket, { id: `S${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`, body, fromMe: false, ack: 0, createdAt: new Date().toISOString(), unread: true }))!;
+      ticket = stored.ticket;
+      await publishMessage(stored.message, ticket, undefined, 'create');
+    };
+
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInUi(page, web(), agent.email, PASSWORD);
+    await page.goto(`${web()}/tickets/${c.ticketId}`);
+    const list = page.getByTestId('message-list');
+    await page.locator('.msg-text', { hasText: /^mensagem 31$/ }).waitFor({ timeout: 40_000 });
+    const distance = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    await expect.poll(distance, { timeout: 10_000 }).toBeLessThan(1);
+    // Six times slower from here: new rows are measured late, frames after they render (a busy office PC).
+    const cdp = await ctx.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+
+    // Messages of several lines arrive one after another: the view ends at the very bottom, end padding included.
+    for (let k = 1; k <= 4; k++) await arrives(k % 2 ? `nova ${k}\n${long}` : `nova ${k}`);
+    await page.locator('.msg-text', { hasText: /^nova 4$/ }).waitFor({ timeout: 30_000 });
+    await expect.poll(distance, { timeout: 10_000 }).toBeLessThan(1);
+
+    // A reader more than 500 px up (spec 001: auto-scroll only within 500 px) stays where they are.
+    await list.evaluate((el) => {
+      el.dispatchEvent(new WheelEvent('wheel', { bubbles: true, deltaY: -100 }));
+      el.scrollTop = 80;
+    });
+    await expect.poll(distance, { timeout: 5_000 }).toBeGreaterThan(500);
+    const top = await list.evaluate((el) => el.scrollTop);
+    const height = await list.evaluate((el) => el.scrollHeight);
+    await arrives('nova 5');
+    // It landed below (out of view, so not rendered): the list grew.
+    await expect.poll(() => list.evaluate((el) => el.scrollHeight), { timeout: 30_000 }).toBeGreaterThan(height);
+    await page.waitForTimeout(1000);
+    expect(Math.abs((await list.evaluate((el) => el.scrollTop)) - top)).toBeLessThan(2);
+    expect(await distance()).toBeGreaterThan(500);
+    await ctx.close();
+  });
 });

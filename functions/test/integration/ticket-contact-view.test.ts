@@ -14,6 +14,8 @@ describe('contact fields on tickets', () => {
   let view: typeof import('../../src/services/contact-view.js');
   let contactReads = 0;
   let recording = false;
+  /** Run once, just before the next transaction that writes a ticket item. */
+  let renameBeforeTicketWrite: (() => Promise<void>) | null = null;
 
   beforeAll(async () => {
     w = await world();
@@ -31,6 +33,20 @@ describe('contact fields on tickets', () => {
         return out;
       },
       { step: 'initialize', name: 'contactReadsTest' },
+    );
+    dynamo().middlewareStack.add(
+      (next, context) => async (args) => {
+        const items = (args.input as { TransactItems?: { Put?: { Item?: { entity?: unknown } } }[] }).TransactItems;
+        // The document client's input, or the marshalled one, depending on the step's order.
+        const isTicket = (e: unknown) => e === 'ticket' || (e as { S?: string } | undefined)?.S === 'ticket';
+        const hook = renameBeforeTicketWrite;
+        if (hook && /^TransactWrite/.test(context.commandName ?? '') && items?.some((i) => isTicket(i.Put?.Item?.entity))) {
+          renameBeforeTicketWrite = null;
+          await hook();
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'renameRaceTest' },
     );
   });
   afterAll(expectCountersMatchTickets);
@@ -89,17 +105,46 @@ describe('contact fields on tickets', () => {
     expect(page.contactReads).toBe(0);
   });
 
-  it('ends a ticket made during a rename with the new name', async () => {
-    const a = await customer(w.companyId, w.connectionId, { name: 'Jandira Pestana' });
-    const { contactKey } = await import('../../src/services/contacts.js');
-    const { ticketKey } = await import('../../src/services/tickets.js');
-    // As if the ticket had been stored from a read made before the rename, and the rename's
-    // fan-out had listed the contact's tickets before it existed.
-    await db.updateItem(ticketKey(w.companyId, a.ticketId), { contactView: view.contactViewOf({ name: 'Jandira Pestana', number: a.number, email: '', profilePicUrl: null, isGroup: false }) });
-    await db.updateItem(contactKey(w.companyId, a.contactId), { name: 'Jandira Pestana Souto' });
-    const stale = await ticketItem(w.companyId, a.ticketId);
-    await view.settleContactView(w.companyId, { id: a.ticketId, contactId: a.contactId, contactView: stale?.contactView });
-    expect((await ticketItem(w.companyId, a.ticketId))?.contactView?.name).toBe('Jandira Pestana Souto');
+  it('ends a ticket made or reopened during a rename with the new name', async () => {
+    const { contactKey, findOrCreateContact } = await import('../../src/services/contacts.js');
+    const { findOrCreateTicket } = await import('../../src/services/tickets.js');
+    const { createTicket } = await import('../../src/services/ticket-lifecycle.js');
+    const { authenticate } = await import('../../src/core/identity.js');
+    const { keys } = await import('../../src/core/keys.js');
+    // The race: the contact is renamed while the ticket's transaction is on its way, from a contact
+    // read before the rename; the rename's own fan-out (left out here) listed the contact's tickets
+    // before this one existed. The ticket must still end with the new name.
+    const renameDuringNextTicketWrite = (contactId: number, name: string) => {
+      renameBeforeTicketWrite = async () => {
+        await db.updateItem(contactKey(w.companyId, contactId), { name });
+      };
+    };
+    const nameOn = async (ticketId: number) => (await ticketItem(w.companyId, ticketId))?.contactView?.name;
+
+    // A new ticket from an inbound message.
+    const contact = await findOrCreateContact(w.companyId, { number: `55119${String(Date.now()).slice(-8)}` }, { pushName: 'Jandira Pestana', connectionId: w.connectionId });
+    renameDuringNextTicketWrite(contact.id, 'Jandira Pestana Souto');
+    const made = await findOrCreateTicket(w.companyId, w.connectionId, contact);
+    expect(made.created).toBe(true);
+    expect(renameBeforeTicketWrite).toBeNull();
+    expect(await nameOn(made.ticket.id)).toBe('Jandira Pestana Souto');
+
+    // The same ticket reopened by a message after it closed.
+    expect((await w.admin.put(`/tickets/${made.ticket.id}`, { status: 'closed' })).status).toBe(200);
+    renameDuringNextTicketWrite(contact.id, 'Jandira P. Souto');
+    const reopened = await findOrCreateTicket(w.companyId, w.connectionId, { ...contact, name: 'Jandira Pestana Souto' });
+    expect(reopened).toMatchObject({ reopened: true, ticket: { id: made.ticket.id } });
+    expect(renameBeforeTicketWrite).toBeNull();
+    expect(await nameOn(made.ticket.id)).toBe('Jandira P. Souto');
+
+    // A ticket an agent opens (POST /tickets), closed first so the contact may have another.
+    expect((await w.admin.put(`/tickets/${made.ticket.id}`, { status: 'closed' })).status).toBe(200);
+    const sub = (await db.getItem<{ sub: string }>(keys.user(w.companyId, w.adminUser.id)))!.sub;
+    const identity = await authenticate({ sub }, undefined, { skipSession: true });
+    renameDuringNextTicketWrite(contact.id, 'Jandira Souto');
+    const opened = await createTicket(identity, { contactId: contact.id, whatsappId: w.connectionId });
+    expect(renameBeforeTicketWrite).toBeNull();
+    expect(await nameOn(opened.id)).toBe('Jandira Souto');
   });
 
   it('moves the write version, so a whole-ticket write from an older read reads again', async () => {
