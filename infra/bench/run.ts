@@ -11,7 +11,7 @@
  * latency|capacity|sessions|tickets (repeatable or comma-separated), --rate 20 --seconds 60
  * --customers 20 --messages 50 --connections 200, --keep (keep the data dir), --out <file>; tickets:
  * --tickets 100000 --messages-per-ticket 10 --other-companies 50 --other-tickets 200 --agents 10
- * --clients 10 --requests 200 --no-browser --tickets-out <file>, and --data-dir <dir> (kept; the
+ * --clients 10 --requests 400 --warmup 400 --no-browser --tickets-out <file>, and --data-dir <dir> (kept; the
  * tickets data generated there is reused by a later run with the same sizes). The stack's log is
  * written to <data dir>/stack.log.
  */
@@ -44,7 +44,8 @@ const { values: args } = parseArgs({
     'other-tickets': { type: 'string', default: '200' },
     agents: { type: 'string', default: '10' },
     clients: { type: 'string', default: '10' },
-    requests: { type: 'string', default: '200' },
+    requests: { type: 'string', default: '400' },
+    warmup: { type: 'string', default: '400' },
     'pending-share': { type: 'string', default: '0.02' },
     'open-share': { type: 'string', default: '0.03' },
     'write-concurrency': { type: 'string', default: '6' },
@@ -177,6 +178,7 @@ try {
             concurrency: whole(args['write-concurrency'], 'write-concurrency'),
             clients: whole(args.clients, 'clients'),
             requests: whole(args.requests, 'requests'),
+            warmup: whole(args.warmup, 'warmup', 0),
             browser: !args['no-browser'],
             browserRuns: whole(args['browser-runs'], 'browser-runs'),
           },
