@@ -3,7 +3,7 @@
  * Requests go through `node:http` with one kept-alive socket per client, as a load generator (wrk,
  * autocannon) would: `fetch` cost this process about twice the CPU per request, and on this 2-core
  * machine that CPU is taken from the stack being measured. Answers are read whole but not parsed
- * (a client's parsing is not the server's latency); the one-client runs check the bodies.
+ * (a client's parsing is not the server's latency); the one-client runs parse and count them.
  */
 import http from 'node:http';
 import type { LoadPlan, LoadResult } from './load.js';

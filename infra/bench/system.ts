@@ -64,9 +64,9 @@ export function cpuDelta(a: CpuSnapshot, b: CpuSnapshot) {
 export const loadAverage = () => os.loadavg().map((v) => Math.round(v * 100) / 100);
 
 /**
- * Milliseconds for a fixed CPU workload in this process (JSON of 2000 ticket-like objects, written
- * and read 20 times, the median of five: the kind of work the stack does). This VM's speed moves by tens of percent over
- * minutes (a shared host), so a run's figures are read beside its probes.
+ * Milliseconds for a fixed CPU workload in this process: JSON of 2000 ticket-like objects written
+ * and read 20 times (the kind of work the stack does), the median of five. This VM's speed moves
+ * by tens of percent over minutes (a shared host), so a run's figures are read beside its probes.
  */
 export function cpuProbe(): number {
   const items = Array.from({ length: 2000 }, (_, i) => ({ id: i, uuid: `u-${i}-${'x'.repeat(30)}`, status: 'pending', unread: i % 7, lastMessage: `mensagem ${i} com algum texto`, tags: [i % 3, i % 5], contact: { id: i * 3, name: `Cliente ${i}`, number: `55119${String(i).padStart(8, '0')}` } }));

@@ -11,7 +11,6 @@ import { customer, expectCountersMatchTickets, ticketItem, world } from './ticke
 describe('contact fields on tickets', () => {
   let w: Awaited<ReturnType<typeof world>>;
   let db: typeof import('../../src/core/db.js');
-  let view: typeof import('../../src/services/contact-view.js');
   let contactReads = 0;
   let recording = false;
   /** Run once, just before the next transaction that writes a ticket item. */
@@ -21,7 +20,6 @@ describe('contact fields on tickets', () => {
     w = await world();
     applyStackEnv();
     db = await import('../../src/core/db.js');
-    view = await import('../../src/services/contact-view.js');
     const { dynamo } = await import('../../src/core/aws.js');
     dynamo().middlewareStack.add(
       (next, context) => async (args) => {
@@ -105,7 +103,7 @@ describe('contact fields on tickets', () => {
     expect(page.contactReads).toBe(0);
   });
 
-  it('ends a ticket made or reopened during a rename with the new name', async () => {
+  it('ends a ticket made, reopened or opened by an agent during a rename with the new name', async () => {
     const { contactKey, findOrCreateContact } = await import('../../src/services/contacts.js');
     const { findOrCreateTicket } = await import('../../src/services/tickets.js');
     const { createTicket } = await import('../../src/services/ticket-lifecycle.js');
