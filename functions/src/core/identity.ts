@@ -1,5 +1,6 @@
 import { AppError, isAdminProfile, isPastDue, blockedMessage, pastDueMessage, type Profile } from '@balcao/shared';
 import type { RouteDef } from '../routes.js';
+import { dynamo } from './aws.js';
 import { getItem } from './db.js';
 import { keys } from './keys.js';
 import { sessionOf } from './jwt.js';
@@ -74,6 +75,70 @@ export async function loadUserBySub(sub: string): Promise<UserItem | undefined> 
   return user;
 }
 
+/**
+ * Users read by `authenticate`, kept for a second (DESIGN §4: "every request reads it, briefly
+ * cached in the function"): a console page opening makes several requests at once, and on a list
+ * the user's read is one DynamoDB call of two. Every write to a user item through this process's
+ * DynamoDB client (a `USER#` key, seen by a middleware) drops them all, so in this instance, and in
+ * the one-process local stack, a change of profile, queues or session counts from the next
+ * request; other Lambda instances see it within the second. A read that overlapped such a write is
+ * not kept (it may hold the state before it).
+ */
+const USER_CACHE_MS = 1_000;
+const userCache = new Map<string, { at: number; user: UserItem }>();
+let userWrites = 0;
+const watchedClients = new WeakSet<object>();
+
+const isUserKey = (k: unknown) => {
+  const sk = (k as { SK?: unknown } | undefined)?.SK;
+  const v = typeof sk === 'string' ? sk : (sk as { S?: unknown } | undefined)?.S;
+  return typeof v === 'string' && v.startsWith('USER#');
+};
+/** The keys a write command's input touches (document or marshalled form). */
+function writesUser(input: Record<string, unknown>): boolean {
+  const keys: unknown[] = [input.Item, input.Key];
+  for (const t of (input.TransactItems as Record<string, { Item?: unknown; Key?: unknown }>[] | undefined) ?? []) {
+    for (const op of Object.values(t)) keys.push(op?.Item, op?.Key);
+  }
+  for (const reqs of Object.values((input.RequestItems as Record<string, { PutRequest?: { Item?: unknown }; DeleteRequest?: { Key?: unknown } }[]> | undefined) ?? {})) {
+    if (Array.isArray(reqs)) for (const r of reqs) keys.push(r.PutRequest?.Item, r.DeleteRequest?.Key);
+  }
+  return keys.some(isUserKey);
+}
+
+function watchUserWrites() {
+  const client = dynamo();
+  if (watchedClients.has(client)) return;
+  watchedClients.add(client);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!/^(Put|Update|Delete|TransactWrite|BatchWrite)/.test(context.commandName ?? '') || !writesUser(args.input as Record<string, unknown>)) return next(args);
+      userWrites++;
+      userCache.clear();
+      try {
+        return await next(args);
+      } finally {
+        userWrites++;
+        userCache.clear();
+      }
+    },
+    { step: 'initialize', name: 'balcaoUserCacheInvalidation' },
+  );
+}
+
+async function cachedUserBySub(sub: string): Promise<UserItem | undefined> {
+  watchUserWrites();
+  const hit = userCache.get(sub);
+  if (hit && Date.now() - hit.at < USER_CACHE_MS) return hit.user;
+  const generation = userWrites;
+  const user = await loadUserBySub(sub);
+  if (user && generation === userWrites) {
+    if (userCache.size >= POINTERS_KEPT) userCache.delete(userCache.keys().next().value!);
+    userCache.set(sub, { at: Date.now(), user });
+  }
+  return user;
+}
+
 /** The token's sign-in must be the user's current one (single session, §14). */
 export function isCurrentSession(user: UserItem, claims: Record<string, unknown>): boolean {
   if (!user.session) return false;
@@ -86,7 +151,7 @@ export function isCurrentSession(user: UserItem, claims: Record<string, unknown>
 export async function authenticate(claims: Record<string, unknown>, route?: RouteDef, opts: { skipSession?: boolean } = {}): Promise<Identity> {
   const sub = typeof claims.sub === 'string' ? claims.sub : undefined;
   if (!sub) throw new AppError(401, 'ERR_SESSION_EXPIRED');
-  const user = await loadUserBySub(sub);
+  const user = await cachedUserBySub(sub);
   if (!user) throw new AppError(401, 'ERR_SESSION_EXPIRED');
   if (!opts.skipSession && !isCurrentSession(user, claims)) throw new AppError(401, 'ERR_SESSION_EXPIRED');
   const { company, plan } = await loadCompanyAndPlan(user.companyId);
