@@ -77,8 +77,8 @@ export async function loadUserBySub(sub: string): Promise<UserItem | undefined> 
 
 /**
  * Users read by `authenticate`, kept for a second (DESIGN §4: "every request reads it, briefly
- * cached in the function"): a console page opening makes several requests at once, and on a list
- * the user's read is one DynamoDB call of two. Every write to a user item through this process's
+ * cached in the function"): a console page opening makes several requests at once, and a ticket
+ * list page is two to four DynamoDB calls with it. Every write to a user item through this process's
  * DynamoDB client (a `USER#` key, seen by a middleware) drops them all, so in this instance, and in
  * the one-process local stack, a change of profile, queues or session counts from the next
  * request; other Lambda instances see it within the second. A read that overlapped such a write is

@@ -119,12 +119,14 @@ describe('ingest worker (through the inbound FIFO queue)', () => {
       msg(t.companyId, t.connectionId, '5511987650006', 'grupo', { chat: { groupId: '1203630000001', name: 'Grupo' }, sender: { number: '5511987650006' } }),
       msg(t.companyId, t.connectionId, '5511987650007', 'depois'),
     ]);
-    const tickets = await until(async () => {
+    // The ticket is listed once made, before its message is stored: wait for the message.
+    await until(async () => {
       const l = await ticketsOf(t.companyId);
-      return l.length ? l : undefined;
-    }, 'ticket');
+      return l.some((x) => x.lastMessage) ? l : undefined;
+    }, 'ticket with its message');
     await new Promise((r) => setTimeout(r, 500));
-    expect(await ticketsOf(t.companyId)).toHaveLength(1);
+    const tickets = await ticketsOf(t.companyId);
+    expect(tickets).toHaveLength(1);
     expect(tickets[0].lastMessage).toBe('depois');
   });
 
