@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { applyStackEnv, endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
-import { customer, world } from '../../functions/test/integration/tickets-helpers.js';
+import { customer, waMessageId, world } from '../../functions/test/integration/tickets-helpers.js';
 import { launch, newContext, screenshot, signInUi } from './support/browser.js';
 
 // Issue 4 §3: a long conversation stays light — only loaded pages exist, and the virtualizer keeps
@@ -31,7 +30,7 @@ describe('long conversation', () => {
     const start = Date.now() - TOTAL * 60_000;
     for (let i = 2; i <= TOTAL; i++) {
       const stored = await storeMessage(ticket, {
-        id: `L${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
+        id: waMessageId('L'),
         body: i % 7 === 0 ? `mensagem ${i}\ncom *duas* linhas\ne uma terceira` : `mensagem ${i}`,
         fromMe: i % 3 === 0,
         ack: 3,
@@ -119,11 +118,11 @@ describe('long conversation', () => {
     const start = Date.now() - 60 * 60_000;
     for (let i = 2; i <= 31; i++) {
       const body = i % 5 === 0 ? `mensagem ${i}\n${long}` : `mensagem ${i}`;
-      ticket = (await storeMessage(ticket, { id: `S${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`, body, fromMe: i % 3 === 0, ack: 3, createdAt: new Date(start + i * 60_000).toISOString(), unread: false }))!.ticket;
+      ticket = (await storeMessage(ticket, { id: waMessageId('S'), body, fromMe: i % 3 === 0, ack: 3, createdAt: new Date(start + i * 60_000).toISOString(), unread: false }))!.ticket;
     }
     /** A customer's message as the inbound pipeline stores and announces it. */
     const arrives = async (body: string) => {
-      const stored = (await storeMessage(ticket, { id: `S${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`, body, fromMe: false, ack: 0, createdAt: new Date().toISOString(), unread: true }))!;
+      const stored = (await storeMessage(ticket, { id: waMessageId('S'), body, fromMe: false, ack: 0, createdAt: new Date().toISOString(), unread: true }))!;
       ticket = stored.ticket;
       await publishMessage(stored.message, ticket, undefined, 'create');
     };

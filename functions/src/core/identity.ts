@@ -87,7 +87,7 @@ export async function loadUserBySub(sub: string): Promise<UserItem | undefined> 
 const USER_CACHE_MS = 1_000;
 const userCache = new Map<string, { at: number; user: UserItem }>();
 let userWrites = 0;
-const watchedClients = new WeakSet<object>();
+let watchingUserWrites = false;
 
 const isUserKey = (k: unknown) => {
   const sk = (k as { SK?: unknown } | undefined)?.SK;
@@ -106,11 +106,11 @@ function writesUser(input: Record<string, unknown>): boolean {
   return keys.some(isUserKey);
 }
 
+/** Once per process, on its one DynamoDB client (core/aws.ts). */
 function watchUserWrites() {
-  const client = dynamo();
-  if (watchedClients.has(client)) return;
-  watchedClients.add(client);
-  client.middlewareStack.add(
+  if (watchingUserWrites) return;
+  watchingUserWrites = true;
+  dynamo().middlewareStack.add(
     (next, context) => async (args) => {
       if (!/^(Put|Update|Delete|TransactWrite|BatchWrite)/.test(context.commandName ?? '') || !writesUser(args.input as Record<string, unknown>)) return next(args);
       userWrites++;

@@ -21,6 +21,9 @@ export async function world() {
   return { ...t, connectionId: conn.body.id as number, q1: q1.body.id as number, q2: q2.body.id as number };
 }
 
+/** A WhatsApp-like message id (`<prefix>` + 18 hex digits), unique per call. */
+export const waMessageId = (prefix = 'W') => `${prefix}${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`;
+
 let n = 0;
 export const phone = () => `55119${String(Date.now() % 1e4).padStart(4, '0')}${String(++n).padStart(4, '0')}`;
 
@@ -35,7 +38,7 @@ export async function customer(companyId: number, connectionId: number, opts: { 
   const { ticket } = await findOrCreateTicket(companyId, connectionId, contact);
   const text = opts.text === undefined ? 'Olá' : opts.text;
   if (text !== null) {
-    await storeMessage(ticket, { id: `W${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`, body: text, fromMe: false, ack: 3, createdAt: new Date().toISOString(), unread: true });
+    await storeMessage(ticket, { id: waMessageId(), body: text, fromMe: false, ack: 3, createdAt: new Date().toISOString(), unread: true });
   }
   return { contactId: contact.id, ticketId: ticket.id, number };
 }
