@@ -4,7 +4,7 @@
  * serial request's calls can be summed. Items read are what DynamoDB evaluated and charged for:
  * `ScannedCount` of a Query, the items answered by a BatchGet or a Get.
  */
-import { dynamo } from '@balcao/functions/core/aws';
+import { watchDynamoCalls } from '@balcao/functions/core/aws';
 
 export interface DbCall {
   label: string;
@@ -24,31 +24,26 @@ type Capacity = { CapacityUnits?: number; ReadCapacityUnits?: number };
 export function installRecorder() {
   if (installed) return;
   installed = true;
-  dynamo().middlewareStack.add(
-    (next, context) => async (args) => {
-      const out = await next(args);
-      if (!recording) return out;
-      const name = (context.commandName ?? '?').replace(/Command$/, '');
-      if (!/^(Query|GetItem|BatchGetItem|Scan)$/.test(name)) return out;
-      const input = args.input as { IndexName?: string; ProjectionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> };
-      const counters = name === 'Query' && /#TCNT$/.test(String(input.ExpressionAttributeValues?.[':pk'] ?? ''));
-      const o = out.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]>; ConsumedCapacity?: Capacity | Capacity[] };
-      const itemsRead =
-        name === 'Query' || name === 'Scan'
-          ? (o.ScannedCount ?? 0)
-          : name === 'GetItem'
-            ? o.Item
-              ? 1
-              : 0
-            : Object.values(o.Responses ?? {}).reduce((a, l) => a + l.length, 0);
-      const read = ([o.ConsumedCapacity].flat().filter(Boolean) as Capacity[]).reduce((a, c) => a + (c.ReadCapacityUnits ?? c.CapacityUnits ?? 0), 0);
-      const label = `${name}${input.IndexName ? ` ${input.IndexName}` : ''}${counters ? ' counters' : ''}${input.ProjectionExpression ? ' (projected)' : ''}`;
-      calls.push({ label, read, itemsRead, counterItems: counters ? itemsRead : 0 });
-      return out;
-    },
-    // The capacity middleware (functions/src/core/aws.ts) asks for ConsumedCapacity on every call.
-    { step: 'initialize', name: 'benchItemsRead' },
-  );
+  // The capacity recorder (functions/src/core/aws.ts) asks for ConsumedCapacity on every call.
+  watchDynamoCalls('benchItemsRead', ({ commandName, input, output }) => {
+    if (!recording) return;
+    const name = commandName.replace(/Command$/, '');
+    if (!/^(Query|GetItem|BatchGetItem|Scan)$/.test(name)) return;
+    const i = input as { IndexName?: string; ProjectionExpression?: string; ExpressionAttributeValues?: Record<string, unknown> };
+    const counters = name === 'Query' && /#TCNT$/.test(String(i.ExpressionAttributeValues?.[':pk'] ?? ''));
+    const o = output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, unknown[]>; ConsumedCapacity?: Capacity | Capacity[] };
+    const itemsRead =
+      name === 'Query' || name === 'Scan'
+        ? (o.ScannedCount ?? 0)
+        : name === 'GetItem'
+          ? o.Item
+            ? 1
+            : 0
+          : Object.values(o.Responses ?? {}).reduce((a, l) => a + l.length, 0);
+    const read = ([o.ConsumedCapacity].flat().filter(Boolean) as Capacity[]).reduce((a, c) => a + (c.ReadCapacityUnits ?? c.CapacityUnits ?? 0), 0);
+    const label = `${name}${i.IndexName ? ` ${i.IndexName}` : ''}${counters ? ' counters' : ''}${i.ProjectionExpression ? ' (projected)' : ''}`;
+    calls.push({ label, read, itemsRead, counterItems: counters ? itemsRead : 0 });
+  });
 }
 
 /** Runs `fn` (one request, nothing else running) and answers the DynamoDB reads it caused. */

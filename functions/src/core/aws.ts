@@ -1,9 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { env } from './env.js';
+import { createDirectQuery, type DirectQueryOutput, type QueryObserver } from './direct-query.js';
 
 /** Clients are created once per process; local endpoints come from the environment. */
 let ddb: DynamoDBDocumentClient | undefined;
@@ -18,10 +19,50 @@ export function dynamo(): DynamoDBDocumentClient {
     // for a logger that discards them (we log through core/log.ts): about a tenth of the CPU of a
     // ticket list page went there.
     client.middlewareStack.remove('loggerMiddleware');
-    if (process.env.BALCAO_MEASURE_CAPACITY === '1') measureCapacity(client);
+    if (measuringCapacity()) measureCapacity(client);
     ddb = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } });
   }
   return ddb;
+}
+
+/** Who sees the calls of `queryDirect` (the SDK client's calls are seen through its middleware). */
+const directObservers: QueryObserver[] = [];
+let direct: ((input: QueryCommandInput) => Promise<DirectQueryOutput>) | undefined;
+
+/**
+ * A Query without the SDK's middleware (core/direct-query.ts, docs/decisions.md 33), for the reads
+ * of the busiest pages; same client configuration, sockets and answer as `dynamo().send(new QueryCommand(...))`.
+ */
+export function queryDirect(input: QueryCommandInput): Promise<DirectQueryOutput> {
+  direct ??= createDirectQuery({
+    config: dynamo().config,
+    endpoint: env.dynamoEndpoint,
+    prepare: measuringCapacity() ? (i) => void (i.ReturnConsumedCapacity ??= 'INDEXES') : undefined,
+    observers: directObservers,
+  });
+  return direct(input);
+}
+
+export interface DynamoCall {
+  commandName: string;
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+}
+
+/**
+ * Sees every DynamoDB call of this process after its answer, by the SDK client or `queryDirect`
+ * (input and output in the document form). For the benchmark's recorders and tests.
+ */
+export function watchDynamoCalls(name: string, observer: (call: DynamoCall) => void) {
+  dynamo().middlewareStack.add(
+    (next, context) => async (args) => {
+      const out = await next(args);
+      observer({ commandName: context.commandName ?? '?', input: args.input as Record<string, unknown>, output: out.output as Record<string, unknown> });
+      return out;
+    },
+    { step: 'initialize', name },
+  );
+  directObservers.push((call) => observer(call as unknown as DynamoCall));
 }
 
 /**
@@ -31,6 +72,7 @@ export function dynamo(): DynamoDBDocumentClient {
  * written to `<dir>/<pid>.json`.
  */
 export const CAPACITY = Symbol.for('balcao.consumedCapacity');
+const measuringCapacity = () => process.env.BALCAO_MEASURE_CAPACITY === '1';
 type Units = { read: number; write: number; calls: number; items: number };
 const WRITES = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems)Command$/;
 function measureCapacity(client: DynamoDBClient) {
@@ -38,31 +80,36 @@ function measureCapacity(client: DynamoDBClient) {
   const all = (g[CAPACITY] ??= { read: 0, write: 0, calls: 0, items: 0, byCommand: {} });
   const dir = process.env.BALCAO_MEASURE_CAPACITY_DIR;
   let dump: NodeJS.Timeout | undefined;
+  const count = (name: string, input: { TransactItems?: unknown[] }, output: { ConsumedCapacity?: unknown }) => {
+    const write = WRITES.test(name);
+    const cmd = (all.byCommand[name.replace(/Command$/, '')] ??= { read: 0, write: 0, calls: 0, items: 0 });
+    for (const u of [all, cmd]) {
+      for (const c of [output.ConsumedCapacity].flat() as ({ CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number } | undefined)[]) {
+        if (!c) continue;
+        u.read += c.ReadCapacityUnits ?? (write ? 0 : (c.CapacityUnits ?? 0));
+        u.write += c.WriteCapacityUnits ?? (write ? (c.CapacityUnits ?? 0) : 0);
+      }
+      u.calls++;
+      u.items += input.TransactItems?.length ?? 1;
+    }
+    if (dir) dump ??= setTimeout(() => {
+      dump = undefined;
+      void import('node:fs').then((fs) => fs.writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify(all)));
+    }, 200).unref();
+  };
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const name = context.commandName ?? '?';
       const input = args.input as { ReturnConsumedCapacity?: string; TransactItems?: unknown[] };
       if (/Item|Items|Query|Scan/.test(name)) input.ReturnConsumedCapacity ??= 'INDEXES';
       const out = await next(args);
-      const write = WRITES.test(name);
-      const cmd = (all.byCommand[name.replace(/Command$/, '')] ??= { read: 0, write: 0, calls: 0, items: 0 });
-      for (const u of [all, cmd]) {
-        for (const c of [(out.output as { ConsumedCapacity?: unknown }).ConsumedCapacity].flat() as ({ CapacityUnits?: number; ReadCapacityUnits?: number; WriteCapacityUnits?: number } | undefined)[]) {
-          if (!c) continue;
-          u.read += c.ReadCapacityUnits ?? (write ? 0 : (c.CapacityUnits ?? 0));
-          u.write += c.WriteCapacityUnits ?? (write ? (c.CapacityUnits ?? 0) : 0);
-        }
-        u.calls++;
-        u.items += input.TransactItems?.length ?? 1;
-      }
-      if (dir) dump ??= setTimeout(() => {
-        dump = undefined;
-        void import('node:fs').then((fs) => fs.writeFileSync(`${dir}/${process.pid}.json`, JSON.stringify(all)));
-      }, 200).unref();
+      count(name, input, out.output as { ConsumedCapacity?: unknown });
       return out;
     },
     { step: 'initialize', name: 'balcaoMeasureCapacity' },
   );
+  // queryDirect asks for the units itself (its `prepare`).
+  directObservers.push(({ commandName, input, output }) => count(commandName, input as { TransactItems?: unknown[] }, output));
 }
 
 export function sqsClient(): SQSClient {

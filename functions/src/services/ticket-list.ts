@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   TICKETS_PAGE,
   canSeeTicket,
@@ -10,7 +9,7 @@ import {
   type TicketListQuery,
   type TicketStatusValue,
 } from '@balcao/shared';
-import { dynamo } from '../core/aws.js';
+import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
@@ -104,18 +103,16 @@ class Stream {
       cond.push(`${index}SK >= :lo`);
       values[':lo'] = this.lo;
     }
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        IndexName: index,
-        KeyConditionExpression: cond.join(' AND '),
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        Limit: this.pageSize,
-        ExclusiveStartKey: this.start,
-        ...(this.projection ? { ProjectionExpression: `${COUNT_PROJECTION}, ${index}SK`, ExpressionAttributeNames: { '#s': 'status' } } : pageProjection(index)),
-      }),
-    );
+    const out = await queryDirect({
+      TableName: env.tableName,
+      IndexName: index,
+      KeyConditionExpression: cond.join(' AND '),
+      ExpressionAttributeValues: values,
+      ScanIndexForward: false,
+      Limit: this.pageSize,
+      ExclusiveStartKey: this.start,
+      ...(this.projection ? { ProjectionExpression: `${COUNT_PROJECTION}, ${index}SK`, ExpressionAttributeNames: { '#s': 'status' } } : pageProjection(index)),
+    });
     const items = (out.Items ?? []) as TicketItem[];
     this.read += items.length;
     const sk = `${index}SK` as const;
