@@ -30,8 +30,8 @@ const directObservers: QueryObserver[] = [];
 let direct: ((input: QueryCommandInput) => Promise<DirectQueryOutput>) | undefined;
 
 /**
- * A Query without the SDK's middleware (core/direct-query.ts, docs/decisions.md 33), for the reads
- * of the busiest pages; same client configuration, sockets and answer as `dynamo().send(new QueryCommand(...))`.
+ * Every Query of the functions: without the SDK's middleware (core/direct-query.ts, docs/decisions.md
+ * 33); same client configuration, sockets and answer as `dynamo().send(new QueryCommand(...))`.
  */
 export function queryDirect(input: QueryCommandInput): Promise<DirectQueryOutput> {
   direct ??= createDirectQuery({

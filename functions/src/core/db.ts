@@ -1,7 +1,6 @@
 import {
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   DeleteCommand,
@@ -10,7 +9,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo } from './aws.js';
+import { dynamo, queryDirect } from './aws.js';
 import { env } from './env.js';
 import { keys } from './keys.js';
 
@@ -106,14 +105,12 @@ export async function queryAll<T = Item>(pk: string, prefix?: string, extra: Par
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: table(),
-        ...prefixCondition('PK', pk, 'SK', prefix),
-        ExclusiveStartKey: start,
-        ...extra,
-      }),
-    );
+    const out = await queryDirect({
+      TableName: table(),
+      ...prefixCondition('PK', pk, 'SK', prefix),
+      ExclusiveStartKey: start,
+      ...extra,
+    });
     items.push(...((out.Items ?? []) as T[]));
     start = out.LastEvaluatedKey;
   } while (start);
@@ -125,15 +122,13 @@ export async function queryIndexAll<T = Item>(index: 'GSI1' | 'GSI2' | 'GSI3', p
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: table(),
-        IndexName: index,
-        KeyConditionExpression: `${index}PK = :pk`,
-        ExpressionAttributeValues: { ':pk': pk },
-        ExclusiveStartKey: start,
-      }),
-    );
+    const out = await queryDirect({
+      TableName: table(),
+      IndexName: index,
+      KeyConditionExpression: `${index}PK = :pk`,
+      ExpressionAttributeValues: { ':pk': pk },
+      ExclusiveStartKey: start,
+    });
     items.push(...((out.Items ?? []) as T[]));
     start = out.LastEvaluatedKey;
   } while (start);

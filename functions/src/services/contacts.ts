@@ -1,4 +1,3 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   AppError,
   CONTACTS_EXPORT_PAGE,
@@ -14,7 +13,7 @@ import {
   parseOrThrow,
   type Peer,
 } from '@balcao/shared';
-import { dynamo } from '../core/aws.js';
+import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, clean, getItem, nextId, prefixCondition, transact, tx, updateItem, type TransactItem } from '../core/db.js';
 import { keys, pad } from '../core/keys.js';
@@ -377,15 +376,13 @@ async function queryPartition(index: 'GSI1' | 'GSI3' | undefined, pk: string, li
   const keyName = index ? `${index}PK` : 'PK';
   const skName = index ? `${index}SK` : 'SK';
   do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        IndexName: index,
-        ...prefixCondition(keyName, pk, skName, prefix),
-        Limit: Math.min(limit - out.length, 1000),
-        ExclusiveStartKey: start,
-      }),
-    );
+    const page = await queryDirect({
+      TableName: env.tableName,
+      IndexName: index,
+      ...prefixCondition(keyName, pk, skName, prefix),
+      Limit: Math.min(limit - out.length, 1000),
+      ExclusiveStartKey: start,
+    });
     out.push(...((page.Items ?? []) as ContactItem[]));
     start = page.LastEvaluatedKey;
   } while (start && out.length < limit);
@@ -506,15 +503,13 @@ function decodeCursor(raw: string | undefined, fits: (c: ExportCursor) => boolea
 async function queryPage(index: 'GSI1' | 'GSI3' | undefined, pk: string, limit: number, start?: Record<string, string>, prefix?: string) {
   const keyName = index ? `${index}PK` : 'PK';
   const skName = index ? `${index}SK` : 'SK';
-  const out = await dynamo().send(
-    new QueryCommand({
-      TableName: env.tableName,
-      IndexName: index,
-      ...prefixCondition(keyName, pk, skName, prefix),
-      Limit: limit,
-      ExclusiveStartKey: start && Object.keys(start).length ? start : undefined,
-    }),
-  );
+  const out = await queryDirect({
+    TableName: env.tableName,
+    IndexName: index,
+    ...prefixCondition(keyName, pk, skName, prefix),
+    Limit: limit,
+    ExclusiveStartKey: start && Object.keys(start).length ? start : undefined,
+  });
   return { items: out.Items ?? [], next: out.LastEvaluatedKey as Record<string, string> | undefined };
 }
 

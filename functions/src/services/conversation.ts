@@ -1,6 +1,5 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError, canSeeTicket } from '@balcao/shared';
-import { dynamo } from '../core/aws.js';
+import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import type { Identity } from '../core/identity.js';
 import { messageSk, senderNames, toApiMessage, type MessageItem } from './messages.js';
@@ -26,13 +25,11 @@ export async function messagesPage(ticket: TicketItem, pageNumber: number) {
   const high = ticket.lastSeq - (pageNumber - 1) * MESSAGES_PAGE;
   if (high < 1) return { messages: [], count: ticket.lastSeq, hasMore: false };
   const low = Math.max(1, high - MESSAGES_PAGE + 1);
-  const out = await dynamo().send(
-    new QueryCommand({
-      TableName: env.tableName,
-      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-      ExpressionAttributeValues: { ':pk': ticket.PK, ':lo': messageSk(low), ':hi': messageSk(high) },
-    }),
-  );
+  const out = await queryDirect({
+    TableName: env.tableName,
+    KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+    ExpressionAttributeValues: { ':pk': ticket.PK, ':lo': messageSk(low), ':hi': messageSk(high) },
+  });
   const items = (out.Items ?? []) as MessageItem[];
   const names = await senderNames(ticket.companyId, items);
   return { messages: await Promise.all(items.map((m) => toApiMessage(m, names))), count: ticket.lastSeq, hasMore: low > 1 };
@@ -55,14 +52,12 @@ export async function searchMessages(ticket: TicketItem, term: string, before?: 
   let read = 0;
   while (high >= 1 && found.length < MESSAGES_PAGE && read < SEARCH_MAX_READ) {
     const low = Math.max(1, high - SEARCH_STEP + 1);
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
-        ExpressionAttributeValues: { ':pk': ticket.PK, ':lo': messageSk(low), ':hi': messageSk(high) },
-        ScanIndexForward: false,
-      }),
-    );
+    const out = await queryDirect({
+      TableName: env.tableName,
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
+      ExpressionAttributeValues: { ':pk': ticket.PK, ':lo': messageSk(low), ':hi': messageSk(high) },
+      ScanIndexForward: false,
+    });
     read += high - low + 1;
     for (const m of (out.Items ?? []) as MessageItem[]) {
       if (found.length >= MESSAGES_PAGE) break;

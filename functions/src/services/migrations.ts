@@ -1,7 +1,6 @@
 import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../core/aws.js';
+import { dynamo, queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { getItem, isConditionFailure, putItem, updateItem } from '../core/db.js';
 import { keys } from '../core/keys.js';
 import {
@@ -155,17 +154,15 @@ async function forEachContact<T>(companyId: number, attributes: string[], width:
   let start: Record<string, unknown> | undefined;
   let n = 0;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        ExpressionAttributeValues: { ':pk': `C#${companyId}#CONTACTS` },
-        ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
-        ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
-        ExclusiveStartKey: start,
-      }),
-    );
+    const out = await queryDirect({
+      TableName: env.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      ExpressionAttributeValues: { ':pk': `C#${companyId}#CONTACTS` },
+      ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
+      ExclusiveStartKey: start,
+    });
     const contacts = (out.Items ?? []) as T[];
     await pool(contacts, width, fn);
     n += contacts.length;

@@ -1,6 +1,5 @@
 import { PRESENCE_TTL_SECONDS, WS_CONNECTION_TTL_SECONDS, companyEvent } from '@balcao/shared';
-import { dynamo } from '../core/aws.js';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { deleteItem, getItem, putItem, queryAll, updateItem, isConditionFailure } from '../core/db.js';
 import { keys } from '../core/keys.js';
@@ -127,15 +126,13 @@ export async function expireStalePresence(now = Date.now()): Promise<number> {
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        IndexName: 'GSI2',
-        KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :c',
-        ExpressionAttributeValues: { ':p': ONLINE_INDEX, ':c': cutoff },
-        ExclusiveStartKey: start,
-      }),
-    );
+    const out = await queryDirect({
+      TableName: env.tableName,
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :c',
+      ExpressionAttributeValues: { ':p': ONLINE_INDEX, ':c': cutoff },
+      ExclusiveStartKey: start,
+    });
     for (const u of (out.Items ?? []) as UserItem[]) {
       await markOffline(u.companyId, u.id);
       count++;

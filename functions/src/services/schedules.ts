@@ -1,5 +1,4 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import {
   AppError,
   SCHEDULES_PAGE,
@@ -24,7 +23,7 @@ import {
   type ScheduleStatus,
 } from '@balcao/shared';
 import { z } from 'zod';
-import { dynamo, sqsClient } from '../core/aws.js';
+import { queryDirect, sqsClient } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, getItem, isConditionFailure, nextId, queryAll, queryIndexAll, transact, tx, updateItem } from '../core/db.js';
 import { keys, pad } from '../core/keys.js';
@@ -357,15 +356,13 @@ export const scheduleJobSchema = z.object({
 export type ScheduleJob = z.infer<typeof scheduleJobSchema>;
 
 async function dueIn(shard: number, now: number): Promise<ScheduleItem[]> {
-  const out = await dynamo().send(
-    new QueryCommand({
-      TableName: env.tableName,
-      IndexName: 'GSI4',
-      KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
-      ExpressionAttributeValues: { ':p': `SCHDUE#${shard}`, ':c': `${new Date(now).toISOString()}#~` },
-      Limit: PER_SHARD,
-    }),
-  );
+  const out = await queryDirect({
+    TableName: env.tableName,
+    IndexName: 'GSI4',
+    KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
+    ExpressionAttributeValues: { ':p': `SCHDUE#${shard}`, ':c': `${new Date(now).toISOString()}#~` },
+    Limit: PER_SHARD,
+  });
   return (out.Items ?? []) as ScheduleItem[];
 }
 

@@ -1,5 +1,5 @@
-import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../core/aws.js';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamo, queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, prefixCondition, queryAll, transact, tx, type Key, type TransactItem } from '../core/db.js';
 import { pad } from '../core/keys.js';
@@ -226,16 +226,14 @@ export async function contactIdsByToken(companyId: number, kind: ContactKind, to
   const ids = new Set<number>();
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        IndexName: 'GSI1',
-        ...prefixCondition('GSI1PK', searchPartition(companyId, kind), 'GSI1SK', token),
-        ProjectionExpression: 'contactId',
-        Limit: limit + 1,
-        ExclusiveStartKey: start,
-      }),
-    );
+    const out = await queryDirect({
+      TableName: env.tableName,
+      IndexName: 'GSI1',
+      ...prefixCondition('GSI1PK', searchPartition(companyId, kind), 'GSI1SK', token),
+      ProjectionExpression: 'contactId',
+      Limit: limit + 1,
+      ExclusiveStartKey: start,
+    });
     for (const i of out.Items ?? []) ids.add(Number(i.contactId));
     start = out.LastEvaluatedKey;
   } while (start && ids.size <= limit);
@@ -382,17 +380,15 @@ export class IdStream {
   async fill(hint?: number) {
     if (this.done) return;
     const limit = hint === undefined ? this.limit : Math.min(this.limit, Math.max(hint, 8));
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        KeyConditionExpression: this.below ? 'PK = :pk AND SK < :b' : 'PK = :pk',
-        ExpressionAttributeValues: this.below ? { ':pk': this.pk, ':b': pad(this.below) } : { ':pk': this.pk },
-        ProjectionExpression: 'SK',
-        ScanIndexForward: false,
-        Limit: limit,
-        ExclusiveStartKey: this.start,
-      }),
-    );
+    const out = await queryDirect({
+      TableName: env.tableName,
+      KeyConditionExpression: this.below ? 'PK = :pk AND SK < :b' : 'PK = :pk',
+      ExpressionAttributeValues: this.below ? { ':pk': this.pk, ':b': pad(this.below) } : { ':pk': this.pk },
+      ProjectionExpression: 'SK',
+      ScanIndexForward: false,
+      Limit: limit,
+      ExclusiveStartKey: this.start,
+    });
     for (const i of out.Items ?? []) {
       const id = Number(i.SK);
       this.buf.push(id);

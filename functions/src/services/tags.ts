@@ -1,4 +1,4 @@
-import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   AppError,
@@ -11,7 +11,7 @@ import {
   tagUpdateSchema,
   type TagType,
 } from '@balcao/shared';
-import { dynamo } from '../core/aws.js';
+import { dynamo, queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, clean, getItem, isConditionFailure, nextId, prefixCondition, queryIndexAll, tx, updateItem, type TransactItem } from '../core/db.js';
 import { pad } from '../core/keys.js';
@@ -257,14 +257,12 @@ async function queryLinks(companyId: number, tagId: number, prefix: 'TK#' | 'CT#
   const out: { kind: LinkKind; targetId: number }[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        ...prefixCondition('PK', tagKey(companyId, tagId).PK, 'SK', prefix),
-        Limit: Math.min(1000, limit - out.length),
-        ExclusiveStartKey: start,
-      }),
-    );
+    const page = await queryDirect({
+      TableName: env.tableName,
+      ...prefixCondition('PK', tagKey(companyId, tagId).PK, 'SK', prefix),
+      Limit: Math.min(1000, limit - out.length),
+      ExclusiveStartKey: start,
+    });
     for (const i of (page.Items ?? []) as { entity: string; kind: LinkKind; targetId: number }[]) if (i.entity === 'tagLink') out.push({ kind: i.kind, targetId: i.targetId });
     start = page.LastEvaluatedKey;
   } while (start && out.length < limit);

@@ -1,6 +1,5 @@
 import { AppError, parseOrThrow, ticketNoteListSchema, ticketNoteSchema } from '@balcao/shared';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../core/aws.js';
+import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, getItem, nextId, putItem, deleteItem } from '../core/db.js';
 import { keys, pad } from '../core/keys.js';
@@ -67,16 +66,14 @@ export async function listNotes(identity: Identity, query: Record<string, string
   const items: TicketNoteItem[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :pk',
-        FilterExpression: 'ticketId = :t',
-        ExpressionAttributeValues: { ':pk': notesOfContact(identity.companyId, data.contactId), ':t': ticket.id },
-        ExclusiveStartKey: start,
-      }),
-    );
+    const out = await queryDirect({
+      TableName: env.tableName,
+      IndexName: 'GSI1',
+      KeyConditionExpression: 'GSI1PK = :pk',
+      FilterExpression: 'ticketId = :t',
+      ExpressionAttributeValues: { ':pk': notesOfContact(identity.companyId, data.contactId), ':t': ticket.id },
+      ExclusiveStartKey: start,
+    });
     items.push(...((out.Items ?? []) as TicketNoteItem[]));
     start = out.LastEvaluatedKey;
   } while (start);

@@ -1,8 +1,7 @@
 import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { TRANSFER_NOTICE, fillVariables, toQueueBody } from '@balcao/shared';
 import { z } from 'zod';
-import { dynamo, sqsClient } from '../core/aws.js';
+import { queryDirect, sqsClient } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { getItem, tx, type TransactItem } from '../core/db.js';
 import { keys } from '../core/keys.js';
@@ -49,15 +48,13 @@ async function timerConnections(): Promise<ConnectionItem[]> {
   const found: ConnectionItem[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: env.tableName,
-        IndexName: 'GSI2',
-        KeyConditionExpression: 'GSI2PK = :p',
-        ExpressionAttributeValues: { ':p': TIMER_CONNECTIONS },
-        ExclusiveStartKey: start,
-      }),
-    );
+    const out = await queryDirect({
+      TableName: env.tableName,
+      IndexName: 'GSI2',
+      KeyConditionExpression: 'GSI2PK = :p',
+      ExpressionAttributeValues: { ':p': TIMER_CONNECTIONS },
+      ExclusiveStartKey: start,
+    });
     found.push(...((out.Items ?? []) as ConnectionItem[]));
     start = out.LastEvaluatedKey;
   } while (start);
@@ -67,16 +64,14 @@ async function timerConnections(): Promise<ConnectionItem[]> {
 /** Ticket ids of a connection's timer partition whose last activity is at or before `cutoff`. */
 async function dueTickets(conn: ConnectionItem, kind: TimerKind, cutoff: number): Promise<number[]> {
   // Sort keys are `<updatedAt ISO>#<id padded>`; '~' sorts after every digit.
-  const out = await dynamo().send(
-    new QueryCommand({
-      TableName: env.tableName,
-      IndexName: 'GSI4',
-      KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
-      ExpressionAttributeValues: { ':p': timerPartition(conn.companyId, conn.id, kind), ':c': `${new Date(cutoff).toISOString()}#~` },
-      ProjectionExpression: 'id',
-      Limit: PER_PARTITION,
-    }),
-  );
+  const out = await queryDirect({
+    TableName: env.tableName,
+    IndexName: 'GSI4',
+    KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
+    ExpressionAttributeValues: { ':p': timerPartition(conn.companyId, conn.id, kind), ':c': `${new Date(cutoff).toISOString()}#~` },
+    ProjectionExpression: 'id',
+    Limit: PER_PARTITION,
+  });
   return (out.Items ?? []).map((i) => Number(i.id));
 }
 

@@ -20,7 +20,7 @@ describe('queryDirect against DynamoDB', () => {
   const both = async (input: QueryCommandInput) => {
     const sdk = await aws.dynamo().send(new QueryCommand(structuredClone(input)));
     const direct = await aws.queryDirect(structuredClone(input));
-    const shape = (o: { Items?: unknown; LastEvaluatedKey?: unknown; Count?: number; ScannedCount?: number }) => ({
+    const shape = (o: { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown>; Count?: number; ScannedCount?: number }) => ({
       Items: o.Items,
       LastEvaluatedKey: o.LastEvaluatedKey,
       Count: o.Count,

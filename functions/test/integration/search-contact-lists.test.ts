@@ -20,21 +20,17 @@ describe('contact ticket lists in the search', () => {
     applyStackEnv();
     db = await import('../../src/core/db.js');
     idx = await import('../../src/services/search-index.js');
-    const { dynamo } = await import('../../src/core/aws.js');
-    dynamo().middlewareStack.add(
-      (next, context) => async (args) => {
-        const pk = String((args.input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues?.[':pk'] ?? '');
-        if (recording && context.commandName === 'QueryCommand' && pk.includes('#CTK#')) ctkQueries.push(pk);
-        const out = await next(args);
-        if (recording && /^BatchGet/.test(context.commandName ?? '')) {
-          const answered = Object.values((out.output as { Responses?: Record<string, { PK: string; SK: string; entity?: string }[]> }).Responses ?? {}).flat();
-          contactReads += answered.filter((i) => i.entity === 'contact').length;
-          ticketReads.push(...answered.filter((i) => i.SK === 'TICKET').map((i) => Number(i.PK.split('#').pop())));
-        }
-        return out;
-      },
-      { step: 'initialize', name: 'ctkQueriesTest' },
-    );
+    const { watchDynamoCalls } = await import('../../src/core/aws.js');
+    watchDynamoCalls('ctkQueriesTest', ({ commandName, input, output }) => {
+      if (!recording) return;
+      const pk = String((input as { ExpressionAttributeValues?: Record<string, unknown> }).ExpressionAttributeValues?.[':pk'] ?? '');
+      if (commandName === 'QueryCommand' && pk.includes('#CTK#')) ctkQueries.push(pk);
+      if (/^BatchGet/.test(commandName)) {
+        const answered = Object.values((output as { Responses?: Record<string, { PK: string; SK: string; entity?: string }[]> }).Responses ?? {}).flat();
+        contactReads += answered.filter((i) => i.entity === 'contact').length;
+        ticketReads.push(...answered.filter((i) => i.SK === 'TICKET').map((i) => Number(i.PK.split('#').pop())));
+      }
+    });
   });
   afterAll(expectCountersMatchTickets);
 

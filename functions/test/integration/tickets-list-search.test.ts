@@ -181,7 +181,7 @@ describe('ticket search (searchParam)', () => {
 
     // Reads of each page, counted in-process on the functions' DynamoDB client.
     applyStackEnv();
-    const { dynamo } = await import('../../src/core/aws.js');
+    const { watchDynamoCalls } = await import('../../src/core/aws.js');
     const { getItem } = await import('../../src/core/db.js');
     const { keys } = await import('../../src/core/keys.js');
     const { authenticate } = await import('../../src/core/identity.js');
@@ -191,20 +191,14 @@ describe('ticket search (searchParam)', () => {
     const [asN1, asAdmin] = await Promise.all([identityOf(n1.id), identityOf(w.adminUser.id)]);
     const log: { items: number; ticketIds: number[] }[] = [];
     let on = false;
-    dynamo().middlewareStack.add(
-      (next, context) => async (args) => {
-        const out = await next(args);
-        if (!on) return out;
-        const o = out.output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, { PK: string; SK: string }[]> };
-        const name = context.commandName ?? '';
-        const answered = Object.values(o.Responses ?? {}).flat();
-        const items = name === 'QueryCommand' ? (o.ScannedCount ?? 0) : name === 'GetCommand' ? (o.Item ? 1 : 0) : answered.length;
-        const ticketIds = answered.filter((i) => i.SK === 'TICKET').map((i) => Number(i.PK.split('#').pop()));
-        log.push({ items, ticketIds });
-        return out;
-      },
-      { step: 'initialize', name: 'searchReadsTest' },
-    );
+    watchDynamoCalls('searchReadsTest', ({ commandName, output }) => {
+      if (!on) return;
+      const o = output as { ScannedCount?: number; Item?: unknown; Responses?: Record<string, { PK: string; SK: string }[]> };
+      const answered = Object.values(o.Responses ?? {}).flat();
+      const items = commandName === 'QueryCommand' ? (o.ScannedCount ?? 0) : commandName === 'GetCommand' ? (o.Item ? 1 : 0) : answered.length;
+      const ticketIds = answered.filter((i) => i.SK === 'TICKET').map((i) => Number(i.PK.split('#').pop()));
+      log.push({ items, ticketIds });
+    });
     const page = async (cursor?: string, identity = asN1) => {
       log.length = 0;
       on = true;
