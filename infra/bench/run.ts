@@ -20,6 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { javaCommand } from '../local/dynamodb.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const PARTS = ['capacity', 'latency', 'sessions', 'tickets'] as const;
@@ -223,7 +225,21 @@ try {
   else say(`kept ${dataDir}`);
 }
 
-const machineInfo = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 2 ** 30), platform: `${os.platform()} ${os.release()}` };
+/** The JVM that ran DynamoDB Local (the runtime line of `java -version`): its pace is in every figure. */
+function javaVersion() {
+  const r = spawnSync(javaCommand(), ['-version'], { encoding: 'utf8' });
+  const lines = `${r.stderr ?? ''}${r.stdout ?? ''}`.split('\n').filter(Boolean);
+  return lines[1]?.trim() ?? lines[0]?.trim() ?? String(r.error?.message ?? 'unknown');
+}
+
+const machineInfo = {
+  node: process.version,
+  dynamodbLocalJava: javaVersion(),
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model,
+  memoryGB: Math.round(os.totalmem() / 2 ** 30),
+  platform: `${os.platform()} ${os.release()}`,
+};
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
 if (parts.includes('tickets')) {
   const ticketsOut = path.resolve(args['tickets-out']!);

@@ -27,6 +27,12 @@ export function dynamoJarDir() {
   return dir;
 }
 
+/**
+ * The JVM that runs DynamoDB Local: `$JAVA_HOME/bin/java` when JAVA_HOME is set (the usual
+ * convention of Java tools), else `java` on the PATH.
+ */
+export const javaCommand = () => (process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
+
 /*
  * java runs under a small sh guard: when our stdin pipe closes (we stop it, or this Node process dies
  * in any way, even SIGKILL), the guard kills java. That is what keeps `pgrep -f DynamoDBLocal` empty.
@@ -63,7 +69,7 @@ export async function startDynamo(opts: { dataDir: string; port: number; log: Lo
     '-cors',
     opts.corsOrigin,
   ];
-  const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-guard', 'java', ...args], {
+  const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-guard', javaCommand(), ...args], {
     cwd: dir,
     stdio: ['pipe', 'pipe', 'pipe'],
     // Own process group: a terminal Ctrl-C reaches only Node, which then stops java last, after
