@@ -1,10 +1,10 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { env } from './env.js';
-import { createDirectQuery, type DirectQueryOutput, type QueryObserver } from './direct-query.js';
+import { createDirectQuery, type DirectQueryInput, type DirectQueryOutput, type QueryObserver } from './direct-query.js';
 
 /** Clients are created once per process; local endpoints come from the environment. */
 let ddb: DynamoDBDocumentClient | undefined;
@@ -27,13 +27,13 @@ export function dynamo(): DynamoDBDocumentClient {
 
 /** Who sees the calls of `queryDirect` (the SDK client's calls are seen through its middleware). */
 const directObservers: QueryObserver[] = [];
-let direct: ((input: QueryCommandInput) => Promise<DirectQueryOutput>) | undefined;
+let direct: ((input: DirectQueryInput) => Promise<DirectQueryOutput>) | undefined;
 
 /**
  * Every Query of the functions: without the SDK's middleware (core/direct-query.ts, docs/decisions.md
  * 33); same client configuration, sockets and answer as `dynamo().send(new QueryCommand(...))`.
  */
-export function queryDirect(input: QueryCommandInput): Promise<DirectQueryOutput> {
+export function queryDirect(input: DirectQueryInput): Promise<DirectQueryOutput> {
   direct ??= createDirectQuery({
     config: dynamo().config,
     endpoint: env.dynamoEndpoint,

@@ -5,11 +5,11 @@ import {
   UpdateCommand,
   DeleteCommand,
   BatchGetCommand,
-  type QueryCommandInput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { dynamo, queryDirect } from './aws.js';
+import type { DirectQueryInput } from './direct-query.js';
 import { env } from './env.js';
 import { keys } from './keys.js';
 
@@ -101,7 +101,7 @@ export async function updateItem<T = Item>(
 }
 
 /** Every item of a partition whose sort key starts with `prefix` (all pages). */
-export async function queryAll<T = Item>(pk: string, prefix?: string, extra: Partial<QueryCommandInput> = {}): Promise<T[]> {
+export async function queryAll<T = Item>(pk: string, prefix?: string, extra: Partial<DirectQueryInput> = {}): Promise<T[]> {
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {

@@ -13,6 +13,9 @@ import type { DynamoDBClientResolvedConfig } from '@aws-sdk/client-dynamodb';
  * Writes keep the SDK (conditions, transactions, the user-cache watcher).
  */
 
+/** A Query in document form; the legacy `KeyConditions` / `QueryFilter` are not taken. */
+export type DirectQueryInput = Omit<QueryCommandInput, 'KeyConditions' | 'QueryFilter'>;
+
 export type DirectQueryOutput = Pick<QueryCommandOutput, 'Items' | 'LastEvaluatedKey' | 'Count' | 'ScannedCount' | 'ConsumedCapacity'>;
 
 /** What the DynamoDB client's resolved configuration lends: credentials, region, handler, hash. */
@@ -22,14 +25,14 @@ export type DirectQueryConfig = Pick<
 >;
 
 /** Sees every call after its answer (the benchmark's capacity and reads recorders, tests). */
-export type QueryObserver = (call: { commandName: 'QueryCommand'; input: QueryCommandInput; output: DirectQueryOutput }) => void;
+export type QueryObserver = (call: { commandName: 'QueryCommand'; input: DirectQueryInput; output: DirectQueryOutput }) => void;
 
 export interface DirectQueryOptions {
   config: DirectQueryConfig;
   /** A local endpoint (DynamoDB Local); otherwise the SDK's endpoint rules for the region. */
   endpoint?: string;
   /** Runs before each call (the benchmark asks for ConsumedCapacity here). */
-  prepare?: (input: QueryCommandInput) => void;
+  prepare?: (input: DirectQueryInput) => void;
   observers?: readonly QueryObserver[];
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
@@ -106,9 +109,10 @@ export function createDirectQuery(options: DirectQueryOptions) {
         { signingDate: new Date(Date.now() + clockOffset) },
       );
       const { response } = await config.requestHandler.handle(request as Parameters<typeof config.requestHandler.handle>[0]);
-      const raw = Buffer.from(await config.streamCollector(response.body));
-      const parsed = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : {};
-      if (response.statusCode === 200) return { output: readOutput(parsed) };
+      const raw = Buffer.from(await config.streamCollector(response.body)).toString('utf8');
+      // A cut-off answer fails to parse and is sent again (below); an error's body may be no JSON.
+      if (response.statusCode === 200) return { output: readOutput(JSON.parse(raw) as Record<string, unknown>) };
+      const parsed = parseError(raw);
       const type = String(parsed.__type ?? response.headers['x-amzn-errortype'] ?? 'UnknownError').split('#').pop()!.split(':')[0];
       const message = String(parsed.message ?? parsed.Message ?? `DynamoDB answered ${response.statusCode}`);
       const failure = new DirectQueryError(type, message, response.statusCode, n);
@@ -124,7 +128,7 @@ export function createDirectQuery(options: DirectQueryOptions) {
     }
   };
 
-  return async function query(input: QueryCommandInput): Promise<DirectQueryOutput> {
+  return async function query(input: DirectQueryInput): Promise<DirectQueryOutput> {
     options.prepare?.(input);
     const { url, signer } = await (target ??= resolveTarget().catch((e) => ((target = undefined), Promise.reject(e))));
     const body = JSON.stringify(wireInput(input));
@@ -143,7 +147,7 @@ export function createDirectQuery(options: DirectQueryOptions) {
 }
 
 /** The request as DynamoDB's JSON protocol takes it: attribute values in their typed form. */
-function wireInput(input: QueryCommandInput): Record<string, unknown> {
+function wireInput(input: DirectQueryInput): Record<string, unknown> {
   const { ExpressionAttributeValues, ExclusiveStartKey, ...rest } = input;
   const options = { removeUndefinedValues: true, convertEmptyValues: false };
   return {
@@ -151,6 +155,15 @@ function wireInput(input: QueryCommandInput): Record<string, unknown> {
     ...(ExpressionAttributeValues ? { ExpressionAttributeValues: marshall(ExpressionAttributeValues, options) } : {}),
     ...(ExclusiveStartKey ? { ExclusiveStartKey: marshall(ExclusiveStartKey, options) } : {}),
   };
+}
+
+function parseError(raw: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 type Wire = Parameters<typeof unmarshall>[0];

@@ -22,7 +22,7 @@ interface Sent {
   body: Record<string, unknown>;
   url: string;
 }
-type Answer = { status: number; body: unknown; headers?: Record<string, string> } | Error;
+type Answer = { status: number; body: unknown; headers?: Record<string, string>; raw?: boolean } | Error;
 
 /** A DynamoDB endpoint that answers from a script and records what it was sent. */
 function fakeDynamo(answers: Answer[], extra: Partial<DirectQueryConfig> = {}) {
@@ -45,7 +45,7 @@ function fakeDynamo(answers: Answer[], extra: Partial<DirectQueryConfig> = {}) {
         const a = answers.shift();
         if (!a) throw new Error('no answer scripted');
         if (a instanceof Error) throw a;
-        return { response: { statusCode: a.status, headers: a.headers ?? {}, body: Readable.from([Buffer.from(JSON.stringify(a.body))]) } };
+        return { response: { statusCode: a.status, headers: a.headers ?? {}, body: Readable.from([Buffer.from(a.raw ? String(a.body) : JSON.stringify(a.body))]) } };
       },
     },
     ...extra,
@@ -144,6 +144,20 @@ describe('queryDirect (a Query without the SDK middleware)', () => {
     await expect(query(input())).rejects.toMatchObject({ name: 'ValidationException', message: 'Query condition missed key schema element' });
     expect(sent).toHaveLength(1);
     expect(seen).toEqual([]);
+  });
+
+  it('reads an error answer that is not JSON: sent again when the server failed, refused at once otherwise', async () => {
+    const html = (status: number) => ({ status, body: '<html><body>Bad gateway</body></html>', raw: true });
+    const retried = fakeDynamo([html(502), { status: 200, body: '{"Items": [{"id": {"N": "1"}}], "Count": 1, "ScannedCount"', raw: true }, ok]);
+    const out = await createDirectQuery({ config: retried.config, ...noWait })(input());
+    // The 502 and the cut-off answer were both sent again.
+    expect(retried.sent).toHaveLength(3);
+    expect(out.Items).toHaveLength(1);
+
+    const refused = fakeDynamo([html(403)]);
+    const err = await createDirectQuery({ config: refused.config, ...noWait })(input()).catch((e) => e);
+    expect(refused.sent).toHaveLength(1);
+    expect(err).toMatchObject({ name: 'UnknownError', $metadata: { httpStatusCode: 403, attempts: 1 } });
   });
 
   it('signs again with the server clock after a skewed-clock refusal', async () => {
