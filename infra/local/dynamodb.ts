@@ -28,10 +28,14 @@ export function dynamoJarDir() {
 }
 
 /**
- * The JVM that runs DynamoDB Local: `$JAVA_HOME/bin/java` when JAVA_HOME is set (the usual
+ * The JVM that runs DynamoDB Local: `$JAVA_HOME/bin/java` when JAVA_HOME names one (the usual
  * convention of Java tools), else `java` on the PATH.
  */
-export const javaCommand = () => (process.env.JAVA_HOME ? path.join(process.env.JAVA_HOME, 'bin', 'java') : 'java');
+export function javaCommand() {
+  const home = process.env.JAVA_HOME;
+  const java = home ? path.join(home, 'bin', 'java') : undefined;
+  return java && fs.existsSync(java) ? java : 'java';
+}
 
 /*
  * java runs under a small sh guard: when our stdin pipe closes (we stop it, or this Node process dies

@@ -10,7 +10,13 @@ describe('ingest worker (through the inbound FIFO queue)', () => {
     const ws = await socket(t.adminToken);
     const e = msg(t.companyId, t.connectionId, '5511987650001', 'Olá, quero um orçamento');
     await emit([e]);
-    const created = await ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.action === 'create' && d.message.id === (e as { waMessageId: string }).waMessageId, 40_000);
+    const created = await ws
+      .waitFor(`company-${t.companyId}-appMessage`, (d) => d.action === 'create' && d.message.id === (e as { waMessageId: string }).waMessageId, 40_000)
+      .catch(async (err: Error) => {
+        // Seen twice in full runs (not alone): say whether the ingest stored it, so the next failure tells
+        // a stalled ingest from a lost live event.
+        throw new Error(`${err.message}; tickets stored: ${JSON.stringify(await ticketsOf(t.companyId))}; frames: ${ws.frames.map((f) => f.event).join(', ')}`);
+      });
     expect(created.data.message).toMatchObject({ body: 'Olá, quero um orçamento', fromMe: false });
     expect(created.data.contact).toMatchObject({ number: '5511987650001', name: 'Cliente 0001' });
     const ticketEvent = await ws.waitFor(`company-${t.companyId}-ticket`, (d) => d.ticket.contactId === created.data.contact.id);
