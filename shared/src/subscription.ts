@@ -19,6 +19,12 @@ export function formatDateBR(iso: string, timeZone = 'America/Sao_Paulo'): strin
   );
 }
 
+/** YYYY-MM-DD of the same calendar day `formatDateBR` shows (what a date input holds). */
+export function dayInputValue(iso: string, timeZone = 'America/Sao_Paulo'): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(iso));
+}
+
 /** The due date has passed when its calendar day is before today's (the due day itself is still valid). */
 export function isPastDue(dueDate: string | null | undefined, now: Date = new Date()): boolean {
   if (!dueDate) return false;

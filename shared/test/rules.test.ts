@@ -4,6 +4,8 @@ import {
   advanceDueDate,
   canSeeTicket,
   can,
+  dayInputValue,
+  formatDateBR,
   isAdminProfile,
   isPastDue,
   pastDueMessage,
@@ -61,6 +63,12 @@ describe('subscription dates', () => {
     expect(addMonths('2026-01-31T00:00:00.000Z', 1)).toBe('2026-02-28T00:00:00.000Z');
     expect(advanceDueDate('2026-01-15T00:00:00.000Z', 'TRIMESTRAL')).toBe('2026-04-15T00:00:00.000Z');
     expect(advanceDueDate('2026-01-15T00:00:00.000Z', 'ANUAL')).toBe('2027-01-15T00:00:00.000Z');
+  });
+  it('gives a date input the day the table shows (São Paulo), not the UTC date', () => {
+    // 00:15 UTC on the 22nd is still the 21st in São Paulo.
+    expect(formatDateBR('2026-12-22T00:15:00.000Z')).toBe('21/12/2026');
+    expect(dayInputValue('2026-12-22T00:15:00.000Z')).toBe('2026-12-21');
+    expect(dayInputValue('2026-12-22T12:00:00.000Z')).toBe('2026-12-22');
   });
   it('writes the past-due message with the date as DD/MM/YYYY', () => {
     expect(pastDueMessage('2026-10-05T15:00:00Z')).toMatch(/^Opss! Sua assinatura venceu 05\/10\/2026\./);

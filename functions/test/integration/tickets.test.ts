@@ -76,7 +76,8 @@ describe('ticket routes', () => {
     const listed = q1.body.tickets.map((t: { id: number }) => t.id);
     expect(listed).toContain(made[0]);
     expect(listed).not.toContain(made[1]);
-    const today = new Date().toISOString().slice(0, 10);
+    // The company's calendar day (America/Sao_Paulo by default), not UTC's: they differ from 21:00 to midnight there.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
     expect((await w.admin.get(`/tickets?status=pending&updatedAt=${today}`)).body.tickets).toHaveLength(40);
     expect((await w.admin.get('/tickets?status=pending&updatedAt=2001-01-01')).body.tickets).toHaveLength(0);
     expect((await w.admin.get('/tickets?status=pending&date=2001-01-01')).body.tickets).toHaveLength(0);

@@ -8,6 +8,7 @@ import {
   advanceDueDate,
   companySchema,
   companyUpdateSchema,
+  dayInputValue,
   formatDateBR,
   INFINITE_SCROLL_THRESHOLD_PX,
   isPastDue,
@@ -39,7 +40,8 @@ interface Values {
 
 // The admin password is optional on create: an empty field means "not given".
 const createSchema = companySchema.extend({ password: z.preprocess((v) => (v === '' ? undefined : v), passwordField().optional()) });
-const dayInput = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+// The day the table shows (the company's time zone), not the UTC date of the stored instant.
+const dayInput = (iso: string | null) => (iso ? dayInputValue(iso) : '');
 
 export default function Companies() {
   const { t } = useTranslation();
