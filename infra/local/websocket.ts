@@ -174,7 +174,9 @@ export async function startWebSocket(opts: {
     const c = conns.get(id);
     if (!c || c.socket.readyState !== WebSocket.OPEN) return gone(res);
     if (req.method === 'POST') {
-      await new Promise<void>((resolve) => c.socket.send(body.toString('utf8'), () => resolve()));
+      // API Gateway answers once it holds the message, not when the client has read it: a client
+      // that reads slowly (a throttled or busy tab) must not hold up the fan-out's other posts.
+      c.socket.send(body.toString('utf8'));
       res.writeHead(200, { 'content-length': '0' });
       return res.end();
     }

@@ -15,7 +15,15 @@ interface Target {
 }
 
 let client: ApiGatewayManagementApiClient | undefined;
-const management = () => (client ??= new ApiGatewayManagementApiClient({ region: env.region, endpoint: env.wsCallbackUrl }));
+// A post that hangs would hold the whole batch (every other event of it) until the Lambda times out:
+// one socket's delivery gets a few seconds, then it is logged and the others go on.
+const management = () =>
+  (client ??= new ApiGatewayManagementApiClient({
+    region: env.region,
+    endpoint: env.wsCallbackUrl,
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+  }));
 
 type ConnectionRow = { connectionId: string; sessionId: string; userId: number; companyId: number; ttl: number };
 
