@@ -25,7 +25,17 @@ const management = () =>
     requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
   }));
 
-type ConnectionRow = { connectionId: string; sessionId: string; userId: number; companyId: number; ttl: number };
+type ConnectionRow = { connectionId: string; sessionId: string; userId: number; companyId: number; ttl: number; connectedAt?: string };
+
+/**
+ * API Gateway answers Gone to a post for a socket whose $connect has run but whose handshake has not
+ * finished yet; events published meanwhile (its own user's presence, the socket a page reload just
+ * closed) race that handshake. Dropping such a socket left it open and deaf for good; what it misses
+ * now, the console reads again once the socket opens. Sockets that really closed are dropped by
+ * $disconnect, by this after the grace, or by their TTL.
+ */
+export const HANDSHAKE_GRACE_MS = 30_000;
+const mayBeHandshaking = (conn: ConnectionRow) => Date.now() - Date.parse(conn.connectedAt ?? '') < HANDSHAKE_GRACE_MS;
 
 /**
  * Reads shared by the events of one SQS batch: a busy company's batch names the same socket
@@ -130,7 +140,7 @@ export async function deliver(msg: RealtimeMessage, lookups = new FanoutLookups(
         sent++;
       } catch (err) {
         if (err instanceof GoneException || (err as { name?: string }).name === 'GoneException') {
-          await dropConnection(conn.connectionId);
+          if (!mayBeHandshaking(conn)) await dropConnection(conn.connectionId);
         } else {
           // One slow socket must not make the whole event redeliver to everyone else.
           log.warn({ err, connectionId: conn.connectionId }, 'realtime post failed');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { as, login, member, nextSecond, PASSWORD, socket, socketRefusal, tenant } from './client.js';
+import { applyStackEnv, as, login, member, nextSecond, PASSWORD, socket, socketRefusal, tenant, uniq } from './client.js';
+import { until } from './ingest-helpers.js';
 
 describe('realtime channel', () => {
   it('refuses a socket without a valid token or with an old session', async () => {
@@ -44,5 +45,27 @@ describe('realtime channel', () => {
     await adminWs.waitFor(`company-${t.companyId}-user`, (d) => d.user?.id === agent.id && d.user.online === false);
     expect((await t.admin.get(`/users/${agent.id}`)).body.online).toBe(false);
     adminWs.close();
+  });
+
+  it('keeps a socket that answers Gone while its handshake may still be finishing, and drops one gone for longer', async () => {
+    applyStackEnv();
+    const { registerConnection, getConnection } = await import('../../src/services/presence.js');
+    const { HANDSHAKE_GRACE_MS } = await import('../../src/workers/realtime-fanout.js');
+    const { getItem, updateItem } = await import('../../src/core/db.js');
+    const { keys } = await import('../../src/core/keys.js');
+    const t = await tenant();
+    const admin = (await getItem<import('../../src/services/types.js').UserItem>(keys.user(t.companyId, t.adminUser.id)))!;
+    // Neither is a socket of the WebSocket API, so a post to either answers Gone, as API Gateway
+    // does between $connect and the end of the handshake (when the socket's own presence event races it).
+    const handshaking = uniq('hs-');
+    const closed = uniq('closed-');
+    await registerConnection(handshaking, admin, admin.session!.id);
+    await registerConnection(closed, admin, admin.session!.id);
+    await updateItem(keys.wsConnection(closed), { connectedAt: new Date(Date.now() - HANDSHAKE_GRACE_MS - 1000).toISOString() });
+    // A company event for both.
+    expect((await t.admin.post('/users', { name: 'Evento', email: `${uniq('ev')}@e.test`, password: PASSWORD })).status).toBe(201);
+    await until(async () => ((await getConnection(closed)) ? undefined : true), 'the closed socket dropped');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await getConnection(handshaking)).toMatchObject({ connectionId: handshaking, userId: admin.id });
   });
 });
