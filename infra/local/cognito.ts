@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -8,7 +10,48 @@ import { closeServer, listen, readBody, type Log } from './http-util.js';
 const require = createRequire(import.meta.url);
 // cognito-local has no exports map; its building blocks are reachable as CommonJS files.
 const cl = (p: string) => require(`cognito-local/lib/${p}`);
-const pino = require(require.resolve('pino', { paths: [path.dirname(require.resolve('cognito-local/package.json'))] }));
+const cognitoLocalDir = path.dirname(require.resolve('cognito-local/package.json'));
+const pino = require(require.resolve('pino', { paths: [cognitoLocalDir] }));
+const jwt = require(require.resolve('jsonwebtoken', { paths: [cognitoLocalDir] }));
+
+interface Tokens {
+  AccessToken: string;
+  IdToken: string;
+  RefreshToken: string;
+}
+type TokenGenerator = { generate(...args: unknown[]): Promise<Tokens> };
+
+/**
+ * Cognito's session claims, which cognito-local lacks: each sign-in gets an `origin_jti`, and the
+ * tokens refreshed from it keep that `origin_jti` and the sign-in's `auth_time` (cognito-local gives
+ * them a new `auth_time`, so a refreshed token looked like another sign-in). The API names a
+ * session by `origin_jti` (docs/decisions.md 1). The refresh token (a JWT here) carries both
+ * claims, so a refresh after a restart finds them. `redeeming` holds the refresh token of the
+ * request being served.
+ */
+function withSessionClaims(inner: TokenGenerator, redeeming: AsyncLocalStorage<string>): TokenGenerator {
+  const { pem } = require('cognito-local/lib/keys/cognitoLocal.private.json') as { pem: string };
+  // Same key, algorithm and key id as cognito-local; the payload keeps its iss, aud, iat and exp.
+  const resign = (token: string, claims: Record<string, unknown>) =>
+    jwt.sign({ ...jwt.decode(token), ...claims }, pem, { algorithm: 'RS256', keyid: 'CognitoLocal' }) as string;
+  return {
+    async generate(...args) {
+      const tokens = await inner.generate(...args);
+      const redeemed = redeeming.getStore();
+      const origin = redeemed ? (jwt.decode(redeemed) as { origin_jti?: unknown; auth_time?: unknown } | null) : null;
+      const session =
+        typeof origin?.origin_jti === 'string'
+          ? { origin_jti: origin.origin_jti, auth_time: origin.auth_time }
+          : { origin_jti: crypto.randomUUID(), auth_time: (jwt.decode(tokens.AccessToken) as { auth_time: number }).auth_time };
+      return {
+        AccessToken: resign(tokens.AccessToken, session),
+        IdToken: resign(tokens.IdToken, session),
+        // A refresh hands back the token it redeemed (below); a sign-in's new one carries the session.
+        RefreshToken: redeemed ? tokens.RefreshToken : resign(tokens.RefreshToken, session),
+      };
+    },
+  };
+}
 
 export interface MailItem {
   to: string;
@@ -126,13 +169,14 @@ export async function startCognito(opts: { dataDir: string; port: number; log: L
       opts.log('cognito', `mail to ${item.to}: code ${code} (${source})`);
     },
   };
+  const redeeming = new AsyncLocalStorage<string>();
   const services = {
     clock,
     cognito: cognitoClient,
     config,
     messages,
     otp,
-    tokenGenerator: new JwtTokenGenerator(clock, triggers, config.TokenConfig),
+    tokenGenerator: withSessionClaims(new JwtTokenGenerator(clock, triggers, config.TokenConfig), redeeming),
     triggers,
   };
   const router = Router(services);
@@ -238,18 +282,19 @@ export async function startCognito(opts: { dataDir: string; port: number; log: L
     try {
       const body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
       if (target === 'GetTokensFromRefreshToken') {
-        const out = await call('InitiateAuth', {
+        const out = await redeeming.run(body.RefreshToken, () => call('InitiateAuth', {
           AuthFlow: 'REFRESH_TOKEN_AUTH',
           ClientId: body.ClientId,
           AuthParameters: { REFRESH_TOKEN: body.RefreshToken },
           ClientMetadata: body.ClientMetadata,
-        });
+        }));
         // Without rotation Cognito keeps the same refresh token; hand it back so clients keep it.
         return sendResult(res, { AuthenticationResult: { ...out.AuthenticationResult, RefreshToken: body.RefreshToken } });
       }
       const password = PASSWORD_FIELDS[target]?.(body);
       if (typeof password === 'string') await checkPassword(body.UserPoolId, body.ClientId, password);
-      sendResult(res, await call(target, body));
+      const refreshToken = /^REFRESH_TOKEN(_AUTH)?$/.test(body.AuthFlow ?? '') ? body.AuthParameters?.REFRESH_TOKEN : undefined;
+      sendResult(res, await (typeof refreshToken === 'string' ? redeeming.run(refreshToken, () => call(target, body)) : call(target, body)));
     } catch (e) {
       sendError(res, target, e);
     }

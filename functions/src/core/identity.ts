@@ -141,11 +141,9 @@ async function cachedUserBySub(sub: string): Promise<UserItem | undefined> {
 
 /** The token's sign-in must be the user's current one (single session, §14). */
 export function isCurrentSession(user: UserItem, claims: Record<string, unknown>): boolean {
-  if (!user.session) return false;
-  const tokenSession = sessionOf(claims);
-  if (tokenSession.id === user.session.id) return true;
-  // Without origin_jti (the local Cognito stand-in) refreshed tokens carry a newer auth_time.
-  return typeof claims.origin_jti !== 'string' && tokenSession.authTime > user.session.authTime;
+  // The same rule as the fan-out's (a socket hears events while its session is the user's), so a
+  // socket this accepts is never a deaf one.
+  return user.session !== undefined && user.session.id === sessionOf(claims).id;
 }
 
 export async function authenticate(claims: Record<string, unknown>, route?: RouteDef, opts: { skipSession?: boolean } = {}): Promise<Identity> {

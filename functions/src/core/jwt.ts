@@ -33,7 +33,10 @@ export async function verifyToken(token: string): Promise<Claims> {
   return payload;
 }
 
-/** The sign-in session a token belongs to: Cognito's origin_jti, else the auth_time (local stand-in). */
+/**
+ * The sign-in session a token belongs to: Cognito's origin_jti (its refreshed tokens keep it, as the
+ * local stand-in's do), else the sign-in's auth_time (a pool client without token revocation).
+ */
 export function sessionOf(claims: Record<string, unknown>): { id: string; authTime: number } {
   const authTime = Number(claims.auth_time ?? claims.iat ?? 0);
   const originJti = typeof claims.origin_jti === 'string' ? claims.origin_jti : undefined;

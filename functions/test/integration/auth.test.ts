@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { as, call, cognitoSignIn, endpoints, login, member, nextSecond, PASSWORD, socket, superUser, tenant, uniq } from './client.js';
+import { as, call, cognitoSignIn, endpoints, login, member, PASSWORD, socket, socketRefusal, superUser, tenant, uniq } from './client.js';
+
+/** Cognito's InitiateAuth REFRESH_TOKEN_AUTH: the new access token. */
+async function refresh(refreshToken: string): Promise<string> {
+  const res = await fetch(endpoints().cognito.endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
+    body: JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: endpoints().cognito.userPoolClientId, AuthParameters: { REFRESH_TOKEN: refreshToken } }),
+  });
+  return ((await res.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken;
+}
 
 describe('sign-in and sessions', () => {
   it('registers the session and answers the user with company, plan and settings', async () => {
@@ -14,7 +24,6 @@ describe('sign-in and sessions', () => {
 
   it('signs in with e-mail and password on POST /auth/login too, and refuses a wrong one with the spec message', async () => {
     const t = await tenant();
-    await nextSecond();
     const ok = await call('POST', '/auth/login', { body: { email: t.email, password: PASSWORD } });
     expect(ok.status).toBe(200);
     expect(typeof ok.body.token).toBe('string');
@@ -36,7 +45,6 @@ describe('sign-in and sessions', () => {
     const t = await tenant();
     const agent = await member(t.admin);
     const first = await socket(agent.token);
-    await nextSecond();
     const second = await login(agent.email, PASSWORD);
     const kicked = await first.waitFor(`company-${t.companyId}-auth`);
     expect(kicked.data).toMatchObject({ action: 'anotherLogin', user: { id: agent.id } });
@@ -45,21 +53,27 @@ describe('sign-in and sessions', () => {
     first.close();
   });
 
-  it('keeps a refreshed token of the current session valid', async () => {
+  it('keeps a refreshed token of the current session valid (API and a socket that hears events); a refreshed old session stays refused', async () => {
     const t = await tenant();
-    const agent = await member(t.admin);
-    await nextSecond();
-    const tokens = await cognitoSignIn(agent.email, PASSWORD);
-    await call('POST', '/auth/login', { token: tokens.AccessToken });
-    await nextSecond();
-    const res = await fetch(endpoints().cognito.endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'AWSCognitoIdentityProviderService.InitiateAuth' },
-      body: JSON.stringify({ AuthFlow: 'REFRESH_TOKEN_AUTH', ClientId: endpoints().cognito.userPoolClientId, AuthParameters: { REFRESH_TOKEN: tokens.RefreshToken } }),
-    });
-    const refreshed = ((await res.json()) as { AuthenticationResult: { AccessToken: string } }).AuthenticationResult.AccessToken;
+    const old = await login(t.email, PASSWORD);
+    const tokens = await cognitoSignIn(t.email, PASSWORD);
+    expect((await call('POST', '/auth/login', { token: tokens.AccessToken })).status).toBe(200);
+    // A later second: cognito-local alone gives a refreshed token a new auth_time.
+    await new Promise((r) => setTimeout(r, 1100));
+    const refreshed = await refresh(tokens.RefreshToken!);
+    const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+    expect(claims(refreshed)).toMatchObject({ origin_jti: claims(tokens.AccessToken!).origin_jti, auth_time: claims(tokens.AccessToken!).auth_time });
+    expect(claims(old.token).origin_jti).not.toBe(claims(tokens.AccessToken!).origin_jti);
     expect((await as(refreshed).get('/auth/me')).status).toBe(200);
-    expect((await as(refreshed).post('/auth/refresh_token')).body.user.email).toBe(agent.email);
+    expect((await as(refreshed).post('/auth/refresh_token')).body.user.email).toBe(t.email);
+    const ws = await socket(refreshed);
+    const created = await as(refreshed).post('/users', { name: 'Ouvida', email: `${uniq('ouvida')}@e.test`, password: PASSWORD });
+    await ws.waitFor(`company-${t.companyId}-user`, (d) => d.action === 'create' && d.user.id === created.body.id);
+    ws.close();
+
+    const oldRefreshed = await refresh(old.refreshToken);
+    expect((await as(oldRefreshed).get('/auth/me')).status).toBe(401);
+    expect(await socketRefusal(oldRefreshed)).toBe(401);
   });
 
   it('logout marks the user offline and ends the session', async () => {
@@ -75,7 +89,6 @@ describe('sign-in and sessions', () => {
     const t = await tenant();
     const sup = await superUser();
     expect((await sup.put(`/companies/${t.companyId}`, { status: false })).status).toBe(200);
-    await nextSecond();
     const tokens = await cognitoSignIn(t.email, PASSWORD);
     const res = await call('POST', '/auth/login', { token: tokens.AccessToken });
     expect(res.status).toBe(403);
@@ -86,7 +99,6 @@ describe('sign-in and sessions', () => {
     const t = await tenant();
     const sup = await superUser();
     await sup.put(`/companies/${t.companyId}`, { dueDate: '2026-01-10T12:00:00.000Z' });
-    await nextSecond();
     const tokens = await cognitoSignIn(t.email, PASSWORD);
     const res = await call('POST', '/auth/login', { token: tokens.AccessToken });
     expect(res.status).toBe(403);
@@ -115,7 +127,6 @@ describe('password reset', () => {
     expect(weak.body.field).toBe('newPassword');
     const ok = await call('POST', `/resetpasswords/${encodeURIComponent(agent.email)}/${code}/NovaSenha9`);
     expect(ok.status).toBe(200);
-    await nextSecond();
     await expect(login(agent.email, 'NovaSenha9')).resolves.toMatchObject({ user: { id: agent.id } });
   });
 });

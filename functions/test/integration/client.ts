@@ -66,9 +66,6 @@ export async function login(email: string, password: string) {
   return { token: tokens.AccessToken!, refreshToken: tokens.RefreshToken!, user: res.body.user };
 }
 
-/** auth_time has a one-second grain locally; sessions of one user must start in different seconds. */
-export const nextSecond = () => new Promise((r) => setTimeout(r, 1100 - (Date.now() % 1000)));
-
 /** Lets tests call functions code directly against the same local services. */
 export function applyStackEnv() {
   Object.assign(process.env, inject('env' as never) as Record<string, string>);

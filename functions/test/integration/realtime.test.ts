@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyStackEnv, as, login, member, nextSecond, PASSWORD, socket, socketRefusal, tenant, uniq } from './client.js';
+import { applyStackEnv, as, login, member, PASSWORD, socket, socketRefusal, tenant, uniq } from './client.js';
 import { until } from './ingest-helpers.js';
 
 describe('realtime channel', () => {
@@ -7,7 +7,6 @@ describe('realtime channel', () => {
     expect(await socketRefusal('garbage')).toBe(401);
     const t = await tenant();
     const agent = await member(t.admin);
-    await nextSecond();
     await login(agent.email, PASSWORD);
     expect(await socketRefusal(agent.token)).toBe(401);
   });
@@ -30,10 +29,7 @@ describe('realtime channel', () => {
     const t = await tenant();
     const agent = await member(t.admin);
     await agent.api.del('/auth/logout');
-    const session = await (async () => {
-      await nextSecond();
-      return login(agent.email, PASSWORD);
-    })();
+    const session = await login(agent.email, PASSWORD);
     const adminWs = await socket(t.adminToken);
     const ws = await socket(session.token);
     ws.send({ action: 'userStatus' });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CognitoIdentityProviderClient, GetTokensFromRefreshTokenCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { cognitoCall, endpoints, mailbox, PASSWORD, signIn, uniqueEmail, waitForMail } from '../support/index.js';
 
+const payload = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+
 /** A user made straight in the pool (no API involved), password set as permanent. */
 async function poolUser() {
   const e = endpoints();
@@ -51,12 +53,22 @@ describe('local Cognito', () => {
     const email = await poolUser();
     const tokens = await signIn(email, PASSWORD);
     const client = new CognitoIdentityProviderClient({ region: e.cognito.region, endpoint: e.cognito.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    // A later second: cognito-local alone would give the refreshed tokens a new auth_time.
+    await new Promise((r) => setTimeout(r, 1100));
     const out = await client.send(new GetTokensFromRefreshTokenCommand({ ClientId: e.cognito.userPoolClientId, RefreshToken: tokens.refreshToken }));
     expect(out.AuthenticationResult?.AccessToken).toBeTruthy();
     expect(out.AuthenticationResult?.IdToken).toBeTruthy();
     const claims = JSON.parse(Buffer.from(out.AuthenticationResult!.AccessToken!.split('.')[1], 'base64url').toString());
     expect(claims.iss).toBe(`${e.cognito.endpoint}/${e.cognito.userPoolId}`);
     expect(claims.client_id).toBe(e.cognito.userPoolClientId);
+    // Cognito's session claims: the refreshed tokens keep the sign-in's origin_jti and auth_time.
+    const signedIn = payload(tokens.accessToken);
+    expect(signedIn.origin_jti).toMatch(/^[0-9a-f-]{36}$/);
+    expect(claims).toMatchObject({ origin_jti: signedIn.origin_jti, auth_time: signedIn.auth_time });
+    expect(payload(out.AuthenticationResult!.IdToken!)).toMatchObject({ origin_jti: signedIn.origin_jti, auth_time: signedIn.auth_time, aud: e.cognito.userPoolClientId });
+    // Each sign-in is a session of its own, even within one second.
+    const again = await Promise.all([signIn(email, PASSWORD), signIn(email, PASSWORD)]);
+    expect(new Set([signedIn, ...again.map((t) => payload(t.accessToken))].map((c) => c.origin_jti)).size).toBe(3);
     await expect(client.send(new GetTokensFromRefreshTokenCommand({ ClientId: e.cognito.userPoolClientId, RefreshToken: 'bogus' }))).rejects.toThrow();
     client.destroy();
   });
