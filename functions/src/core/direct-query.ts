@@ -77,12 +77,12 @@ export function createDirectQuery(options: DirectQueryOptions) {
   const { config } = options;
   const sleep = options.sleep ?? sleepMs;
   const random = options.random ?? Math.random;
-  let target: Promise<{ url: URL; signer: SignatureV4 }> | undefined;
+  let target: Promise<{ url: URL; signer: SignatureV4; maxAttempts: number }> | undefined;
   const resolveTarget = async () => {
     const region = await config.region();
     const url = options.endpoint ? new URL(options.endpoint) : new URL(config.endpointProvider({ Region: region, UseFIPS: false, UseDualStack: false }).url.href);
     const signer = new SignatureV4({ credentials: config.credentials, region, service: 'dynamodb', sha256: config.sha256, uriEscapePath: true });
-    return { url, signer };
+    return { url, signer, maxAttempts: Math.max(1, await config.maxAttempts()) };
   };
 
   let clockOffset = config.systemClockOffset ?? 0;
@@ -130,9 +130,8 @@ export function createDirectQuery(options: DirectQueryOptions) {
 
   return async function query(input: DirectQueryInput): Promise<DirectQueryOutput> {
     options.prepare?.(input);
-    const { url, signer } = await (target ??= resolveTarget().catch((e) => ((target = undefined), Promise.reject(e))));
+    const { url, signer, maxAttempts } = await (target ??= resolveTarget().catch((e) => ((target = undefined), Promise.reject(e))));
     const body = JSON.stringify(wireInput(input));
-    const maxAttempts = Math.max(1, await config.maxAttempts());
     for (let n = 1; ; n++) {
       const r = await attempt(url, signer, body, n);
       if ('output' in r) {
