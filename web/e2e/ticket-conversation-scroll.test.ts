@@ -160,4 +160,70 @@ describe('long conversation', () => {
     expect(await distance()).toBeGreaterThan(500);
     await ctx.close();
   });
+
+  it('a reader who reaches the top while the newest page is read again (the socket reopened) still gets the older page', { timeout: 180_000 }, async () => {
+    const w = await world();
+    const agent = await member(w.admin, { name: 'Leitor Apressado', profile: 'admin', allTicket: 'enabled', queueIds: [w.q1] });
+    const c = await customer(w.companyId, w.connectionId, { text: 'mensagem 1' });
+    applyStackEnv();
+    const { storeMessage } = await import('../../functions/src/services/messages.js');
+    const { getTicketItem } = await import('../../functions/src/services/tickets.js');
+    let ticket = await getTicketItem(w.companyId, c.ticketId);
+    const start = Date.now() - 60 * 60_000;
+    for (let i = 2; i <= 60; i++) {
+      ticket = (await storeMessage(ticket, { id: waMessageId('R'), body: `mensagem ${i}`, fromMe: i % 3 === 0, ack: 3, createdAt: new Date(start + i * 60_000).toISOString(), unread: false }))!.ticket;
+    }
+
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    // The console's socket passes through here, so the test can cut it.
+    let pageSide: { close: (o?: { code?: number }) => Promise<void> } | undefined;
+    await page.routeWebSocket(
+      (url) => url.toString().startsWith(endpoints().wsUrl),
+      (ws) => {
+        ws.connectToServer();
+        pageSide = ws;
+      },
+    );
+    await signInUi(page, web(), agent.email, PASSWORD);
+    await page.goto(`${web()}/tickets/${c.ticketId}`);
+    const list = page.getByTestId('message-list');
+    await page.locator('.msg-text', { hasText: /^mensagem 60$/ }).waitFor({ timeout: 40_000 });
+    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
+    await page.waitForTimeout(500);
+
+    // The socket drops; once it is back the console reads the newest page again, held here for 3 s.
+    let held!: () => void;
+    const holding = new Promise<void>((r) => (held = r));
+    let armed = true;
+    await page.route(
+      (url) => url.pathname === `/messages/${c.ticketId}` && url.searchParams.get('pageNumber') === '1',
+      async (route) => {
+        if (!armed) return route.continue();
+        armed = false;
+        held();
+        await new Promise((r) => setTimeout(r, 3000));
+        await route.continue();
+      },
+    );
+    await pageSide!.close({ code: 1001 });
+    await holding;
+    // Meanwhile the reader goes up into the top band (a wheel turn, then its position).
+    await list.evaluate((el) => {
+      el.dispatchEvent(new WheelEvent('wheel', { bubbles: true, deltaY: -100 }));
+      el.scrollTop = 20;
+    });
+    expect(await list.evaluate((el) => el.scrollTop)).toBe(20);
+    // When that page is in, the older one loads above without another scroll, and the view stays.
+    await expect.poll(() => list.evaluate((el) => el.scrollTop), { timeout: 20_000 }).toBeGreaterThan(200);
+    const inView = (text: string) =>
+      list.evaluate((el, t) => {
+        const m = [...el.querySelectorAll<HTMLElement>('.msg-text')].find((x) => x.textContent === t);
+        const r = m?.getBoundingClientRect();
+        const box = el.getBoundingClientRect();
+        return !!r && r.bottom > box.top && r.top < box.bottom;
+      }, text);
+    expect(await inView('mensagem 41')).toBe(true);
+    await ctx.close();
+  });
 });

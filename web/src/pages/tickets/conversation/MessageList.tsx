@@ -121,14 +121,16 @@ export function MessageList({
       return;
     }
     lastTop.current = el.scrollTop;
-    if (el.scrollTop < LOAD_OLDER_PX && hasMore && !loading && rows.length) {
-      // Remember the first visible row so the view stays put when older pages land above it.
-      // A message row: a day separator stays first while its day's older messages land below it.
-      const first = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop && rows[v.index]?.kind === 'msg');
-      if (first) anchor.current = { key: String(first.key), index: first.index, offset: first.start - el.scrollTop };
-      loadOlder();
-    }
+    if (el.scrollTop < LOAD_OLDER_PX && hasMore && !loading && rows.length) loadOlderKeepingView(el);
   };
+
+  function loadOlderKeepingView(el: HTMLDivElement) {
+    // Remember the first visible row so the view stays put when older pages land above it.
+    // A message row: a day separator stays first while its day's older messages land below it.
+    const first = virtualizer.getVirtualItems().find((v) => v.end > el.scrollTop && rows[v.index]?.kind === 'msg');
+    if (first) anchor.current = { key: String(first.key), index: first.index, offset: first.start - el.scrollTop };
+    loadOlder();
+  }
 
   // After rows change: restore the anchor (older page prepended) or follow the newest message.
   useLayoutEffect(() => {
@@ -195,10 +197,14 @@ export function MessageList({
     return () => cancelAnimationFrame(frame);
   }, [total]);
 
-  // A short list never scrolls: ask for older pages while the first ones do not fill the view.
+  // Once no page is loading: a short list never scrolls, so ask for older pages while the first ones
+  // do not fill the view; and a reader who reached the top while another page was loading (the
+  // newest page read again after the socket opened) gets the older page without scrolling again.
   useEffect(() => {
     const el = scroller.current;
-    if (el && loaded && hasMore && !loading && el.scrollHeight <= el.clientHeight + LOAD_OLDER_PX) loadOlder();
+    if (!el || !loaded || !hasMore || loading) return;
+    if (el.scrollHeight <= el.clientHeight + LOAD_OLDER_PX) loadOlder();
+    else if (el.scrollTop < LOAD_OLDER_PX && rows.length) loadOlderKeepingView(el);
   }, [loaded, hasMore, loading, total, loadOlder]);
 
   useEffect(() => {
