@@ -18,32 +18,34 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/**
+ * A ticket whose conversation is 'mensagem 1' then `bodyOf(i)` for i = 2…total, a minute apart and
+ * ending now, and an admin agent who sees it.
+ */
+async function conversation(agentName: string, total: number, bodyOf: (i: number) => string = (i) => `mensagem ${i}`) {
+  const w = await world();
+  const agent = await member(w.admin, { name: agentName, profile: 'admin', allTicket: 'enabled', queueIds: [w.q1] });
+  const c = await customer(w.companyId, w.connectionId, { text: 'mensagem 1' });
+  applyStackEnv();
+  const { storeMessage } = await import('../../functions/src/services/messages.js');
+  const { getTicketItem } = await import('../../functions/src/services/tickets.js');
+  let ticket = await getTicketItem(w.companyId, c.ticketId);
+  const start = Date.now() - total * 60_000;
+  for (let i = 2; i <= total; i++) {
+    const stored = await storeMessage(ticket, { id: waMessageId('L'), body: bodyOf(i), fromMe: i % 3 === 0, ack: 3, createdAt: new Date(start + i * 60_000).toISOString(), unread: false });
+    ticket = stored!.ticket;
+  }
+  return { agent, ticketId: c.ticketId, ticket };
+}
+
 describe('long conversation', () => {
   it('loads older pages near the top keeping the view, renders a bounded number of rows', { timeout: 240_000 }, async () => {
-    const w = await world();
-    const agent = await member(w.admin, { name: 'Leitor Longo', profile: 'admin', allTicket: 'enabled', queueIds: [w.q1] });
-    const c = await customer(w.companyId, w.connectionId, { text: 'mensagem 1' });
-    applyStackEnv();
-    const { storeMessage } = await import('../../functions/src/services/messages.js');
-    const { getTicketItem } = await import('../../functions/src/services/tickets.js');
-    let ticket = await getTicketItem(w.companyId, c.ticketId);
-    const start = Date.now() - TOTAL * 60_000;
-    for (let i = 2; i <= TOTAL; i++) {
-      const stored = await storeMessage(ticket, {
-        id: waMessageId('L'),
-        body: i % 7 === 0 ? `mensagem ${i}\ncom *duas* linhas\ne uma terceira` : `mensagem ${i}`,
-        fromMe: i % 3 === 0,
-        ack: 3,
-        createdAt: new Date(start + i * 60_000).toISOString(),
-        unread: false,
-      });
-      ticket = stored!.ticket;
-    }
+    const { agent, ticketId } = await conversation('Leitor Longo', TOTAL, (i) => (i % 7 === 0 ? `mensagem ${i}\ncom *duas* linhas\ne uma terceira` : `mensagem ${i}`));
 
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), agent.email, PASSWORD);
-    await page.goto(`${web()}/tickets/${c.ticketId}`);
+    await page.goto(`${web()}/tickets/${ticketId}`);
     const list = page.getByTestId('message-list');
     // The newest message is in view at the bottom.
     await page.locator('.msg-text', { hasText: new RegExp(`^mensagem ${TOTAL}$`) }).waitFor({ timeout: 40_000 });
@@ -107,19 +109,11 @@ describe('long conversation', () => {
     await ctx.close();
   });
   it('follows arriving messages to the very bottom on a slow CPU, and leaves a reader who scrolled up in place', { timeout: 180_000 }, async () => {
-    const w = await world();
-    const agent = await member(w.admin, { name: 'Leitor Lento', profile: 'admin', allTicket: 'enabled', queueIds: [w.q1] });
-    const c = await customer(w.companyId, w.connectionId, { text: 'mensagem 1' });
-    applyStackEnv();
-    const { storeMessage, publishMessage } = await import('../../functions/src/services/messages.js');
-    const { getTicketItem } = await import('../../functions/src/services/tickets.js');
-    let ticket = await getTicketItem(w.companyId, c.ticketId);
     const long = 'com duas linhas e um texto comprido o bastante para quebrar a linha do balão da conversa em duas ou três';
-    const start = Date.now() - 60 * 60_000;
-    for (let i = 2; i <= 31; i++) {
-      const body = i % 5 === 0 ? `mensagem ${i}\n${long}` : `mensagem ${i}`;
-      ticket = (await storeMessage(ticket, { id: waMessageId('S'), body, fromMe: i % 3 === 0, ack: 3, createdAt: new Date(start + i * 60_000).toISOString(), unread: false }))!.ticket;
-    }
+    const seeded = await conversation('Leitor Lento', 31, (i) => (i % 5 === 0 ? `mensagem ${i}\n${long}` : `mensagem ${i}`));
+    const { agent, ticketId } = seeded;
+    let { ticket } = seeded;
+    const { storeMessage, publishMessage } = await import('../../functions/src/services/messages.js');
     /** A customer's message as the inbound pipeline stores and announces it. */
     const arrives = async (body: string) => {
       const stored = (await storeMessage(ticket, { id: waMessageId('S'), body, fromMe: false, ack: 0, createdAt: new Date().toISOString(), unread: true }))!;
@@ -130,7 +124,7 @@ describe('long conversation', () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), agent.email, PASSWORD);
-    await page.goto(`${web()}/tickets/${c.ticketId}`);
+    await page.goto(`${web()}/tickets/${ticketId}`);
     const list = page.getByTestId('message-list');
     await page.locator('.msg-text', { hasText: /^mensagem 31$/ }).waitFor({ timeout: 40_000 });
     const distance = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
@@ -162,17 +156,7 @@ describe('long conversation', () => {
   });
 
   it('a reader who reaches the top while the newest page is read again (the socket reopened) still gets the older page', { timeout: 180_000 }, async () => {
-    const w = await world();
-    const agent = await member(w.admin, { name: 'Leitor Apressado', profile: 'admin', allTicket: 'enabled', queueIds: [w.q1] });
-    const c = await customer(w.companyId, w.connectionId, { text: 'mensagem 1' });
-    applyStackEnv();
-    const { storeMessage } = await import('../../functions/src/services/messages.js');
-    const { getTicketItem } = await import('../../functions/src/services/tickets.js');
-    let ticket = await getTicketItem(w.companyId, c.ticketId);
-    const start = Date.now() - 60 * 60_000;
-    for (let i = 2; i <= 60; i++) {
-      ticket = (await storeMessage(ticket, { id: waMessageId('R'), body: `mensagem ${i}`, fromMe: i % 3 === 0, ack: 3, createdAt: new Date(start + i * 60_000).toISOString(), unread: false }))!.ticket;
-    }
+    const { agent, ticketId } = await conversation('Leitor Apressado', 60);
 
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
@@ -186,7 +170,7 @@ describe('long conversation', () => {
       },
     );
     await signInUi(page, web(), agent.email, PASSWORD);
-    await page.goto(`${web()}/tickets/${c.ticketId}`);
+    await page.goto(`${web()}/tickets/${ticketId}`);
     const list = page.getByTestId('message-list');
     await page.locator('.msg-text', { hasText: /^mensagem 60$/ }).waitFor({ timeout: 40_000 });
     await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
@@ -197,7 +181,7 @@ describe('long conversation', () => {
     const holding = new Promise<void>((r) => (held = r));
     let armed = true;
     await page.route(
-      (url) => url.pathname === `/messages/${c.ticketId}` && url.searchParams.get('pageNumber') === '1',
+      (url) => url.pathname === `/messages/${ticketId}` && url.searchParams.get('pageNumber') === '1',
       async (route) => {
         if (!armed) return route.continue();
         armed = false;
