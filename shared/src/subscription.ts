@@ -1,3 +1,5 @@
+import { zonedParts } from './variables.js';
+
 // Kept here, not with the plan schemas: the console's first load formats due dates and must not
 // pull zod in through this module.
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
@@ -21,8 +23,8 @@ export function formatDateBR(iso: string, timeZone = 'America/Sao_Paulo'): strin
 
 /** YYYY-MM-DD of the same calendar day `formatDateBR` shows (what a date input holds). */
 export function dayInputValue(iso: string, timeZone = 'America/Sao_Paulo'): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).format(new Date(iso));
+  const { year, month, day } = zonedParts(new Date(iso), timeZone);
+  return `${year}-${month}-${day}`;
 }
 
 /** The due date has passed when its calendar day is before today's (the due day itself is still valid). */

@@ -13,8 +13,7 @@ describe('ingest worker (through the inbound FIFO queue)', () => {
     const created = await ws
       .waitFor(`company-${t.companyId}-appMessage`, (d) => d.action === 'create' && d.message.id === (e as { waMessageId: string }).waMessageId, 40_000)
       .catch(async (err: Error) => {
-        // Seen twice in full runs (not alone): say whether the ingest stored it, so the next failure tells
-        // a stalled ingest from a lost live event.
+        // Say whether the ingest stored it: a stalled ingest and a lost live event fail differently.
         throw new Error(`${err.message}; tickets stored: ${JSON.stringify(await ticketsOf(t.companyId))}; frames: ${ws.frames.map((f) => f.event).join(', ')}`);
       });
     expect(created.data.message).toMatchObject({ body: 'Olá, quero um orçamento', fromMe: false });

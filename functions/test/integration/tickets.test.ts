@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLOSE_NOT_YOURS, RATING_REQUEST } from '@balcao/shared';
+import { CLOSE_NOT_YOURS, dayInputValue, RATING_REQUEST } from '@balcao/shared';
 import { applyStackEnv, member, socket, tenant } from './client.js';
 import { customer, expectCountersMatchTickets, patchConnection, setSetting, ticketItem, world } from './tickets-helpers.js';
 
@@ -77,7 +77,7 @@ describe('ticket routes', () => {
     expect(listed).toContain(made[0]);
     expect(listed).not.toContain(made[1]);
     // The company's calendar day (America/Sao_Paulo by default), not UTC's: they differ from 21:00 to midnight there.
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(new Date());
+    const today = dayInputValue(new Date().toISOString());
     expect((await w.admin.get(`/tickets?status=pending&updatedAt=${today}`)).body.tickets).toHaveLength(40);
     expect((await w.admin.get('/tickets?status=pending&updatedAt=2001-01-01')).body.tickets).toHaveLength(0);
     expect((await w.admin.get('/tickets?status=pending&date=2001-01-01')).body.tickets).toHaveLength(0);
