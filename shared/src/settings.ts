@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_TIME_ZONE } from './variables.js';
 
 /** Company settings keys (spec 000 §7) with the values each may take. */
 const enabledDisabled = z.enum(['enabled', 'disabled'], { error: 'Valor inválido' });
@@ -43,7 +44,7 @@ export const DEFAULT_SETTINGS: Record<SettingKey, string> = {
   sendGreetingMessageOneQueues: 'disabled',
   contactTagId: '',
   asaas: '',
-  timezone: 'America/Sao_Paulo',
+  timezone: DEFAULT_TIME_ZONE,
 };
 
 export const isSettingKey = (k: string): k is SettingKey => Object.prototype.hasOwnProperty.call(SETTING_SCHEMAS, k);

@@ -1,4 +1,5 @@
-import { zonedParts } from './variables.js';
+import { formatInZone, zonedDayKey } from './dates.js';
+import { DEFAULT_TIME_ZONE } from './variables.js';
 
 // Kept here, not with the plan schemas: the console's first load formats due dates and must not
 // pull zod in through this module.
@@ -14,17 +15,14 @@ export const RECURRENCE_MONTHS: Record<Recurrence, number> = {
 
 const DAY = 86_400_000;
 
-/** DD/MM/YYYY in the company's time zone (the spec's date format). */
-export function formatDateBR(iso: string, timeZone = 'America/Sao_Paulo'): string {
-  return new Intl.DateTimeFormat('pt-BR', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' }).format(
-    new Date(iso),
-  );
+/** DD/MM/YYYY in the company's time zone (the spec's date format; the server's Portuguese texts). */
+export function formatDateBR(iso: string, timeZone = DEFAULT_TIME_ZONE): string {
+  return formatInZone(iso, 'day', 'pt', timeZone);
 }
 
 /** YYYY-MM-DD of the same calendar day `formatDateBR` shows (what a date input holds). */
-export function dayInputValue(iso: string, timeZone = 'America/Sao_Paulo'): string {
-  const { year, month, day } = zonedParts(new Date(iso), timeZone);
-  return `${year}-${month}-${day}`;
+export function dayInputValue(iso: string, timeZone = DEFAULT_TIME_ZONE): string {
+  return zonedDayKey(iso, timeZone);
 }
 
 /** The due date has passed when its calendar day is before today's (the due day itself is still valid). */

@@ -12,16 +12,35 @@ export interface VariableContext {
   now?: Date;
 }
 
+/** The company's IANA zone (setting `timezone`) from the signed-in user the console keeps. */
+export function companyTimeZone(user: { company?: { settings?: { key: string; value: string }[] } } | null | undefined): string {
+  return user?.company?.settings?.find((s) => s.key === 'timezone')?.value || DEFAULT_TIME_ZONE;
+}
+/** The zone of a company that set none (shared/src/settings.ts DEFAULT_SETTINGS.timezone). */
+export const DEFAULT_TIME_ZONE = 'America/Sao_Paulo';
+
 /** Wall-clock parts of `now` in `timeZone` (falls back to UTC for an unknown zone). */
 export function zonedParts(now: Date, timeZone: string) {
-  let fmt: Intl.DateTimeFormat;
-  try {
-    fmt = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  } catch {
-    fmt = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  }
-  const p = Object.fromEntries(fmt.formatToParts(now).map((x) => [x.type, x.value]));
+  const p: Record<string, string> = {};
+  for (const x of partsFormatter(timeZone).formatToParts(now)) p[x.type] = x.value;
   return { year: p.year, month: p.month, day: p.day, hour: Number(p.hour), minute: p.minute, second: p.second };
+}
+
+// Building an Intl.DateTimeFormat costs far more than formatting with one, and the console formats
+// every ticket row's date: one per zone, kept (zones are the ~600 IANA names, bounded).
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+function partsFormatter(timeZone: string): Intl.DateTimeFormat {
+  let fmt = partsFormatters.get(timeZone);
+  if (!fmt) {
+    const opts = { hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' } as const;
+    try {
+      fmt = new Intl.DateTimeFormat('en-US', { ...opts, timeZone });
+    } catch {
+      fmt = new Intl.DateTimeFormat('en-US', { ...opts, timeZone: 'UTC' });
+    }
+    partsFormatters.set(timeZone, fmt);
+  }
+  return fmt;
 }
 
 /** Bom dia 06-11, Boa tarde 12-17, Boa noite 18-23, Boa madrugada 00-05. */

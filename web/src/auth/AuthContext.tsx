@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth';
-import { companyEvent, formatDateBR, shouldWarnDueDate, type User, type Plan } from '@balcao/shared';
+import { companyEvent, companyTimeZone, dateFormatter, shouldWarnDueDate, type User, type Plan } from '@balcao/shared';
 import { api, ApiError, setUnauthorizedHandler } from '../api/http';
 import { realtime } from '../api/realtime';
 import i18n from '../i18n';
@@ -82,9 +82,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
             : u,
         );
     });
+    // The company's settings travel with the user: a new time zone moves every date shown at once.
+    const offSettings = realtime.on(companyEvent(user.companyId, 'settings'), (data) => {
+      const s = data?.setting as { key?: string; value?: unknown } | undefined;
+      if (!s?.key) return;
+      const setting = { key: s.key, value: String(s.value) };
+      setUser((u) =>
+        u?.company
+          ? { ...u, company: { ...u.company, settings: [...(u.company.settings ?? []).filter((x) => x.key !== setting.key), setting] } }
+          : u,
+      );
+    });
     return () => {
       offAuth();
       offUser();
+      offSettings();
     };
   }, [user?.id, user?.companyId]);
 
@@ -113,7 +125,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     setUser(me);
     const due = me.company?.dueDate;
-    if (shouldWarnDueDate(due) && due) toast.warning(i18n.t('login.dueWarning', { date: formatDateBR(due) }), 6000);
+    if (shouldWarnDueDate(due) && due)
+      toast.warning(i18n.t('login.dueWarning', { date: dateFormatter(companyTimeZone(me), i18n.language).day(due) }), 6000);
   }, []);
 
   const logout = useCallback(async () => {

@@ -6,6 +6,7 @@ import { api } from '../api/http';
 import { realtime } from '../api/realtime';
 import { useAuth } from '../auth/AuthContext';
 import { Avatar } from '../ui/Avatar';
+import { useDates } from '../ui/dates';
 import { storedNumber } from '../ui/hooks';
 import { TicketIcon } from '../pages/tickets/icons';
 import { preview } from '../pages/tickets/lists';
@@ -56,11 +57,6 @@ function chime() {
   }
 }
 
-const timeOf = (iso: string) => {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-};
-
 /** Pages of 40 unread tickets read when a session starts: far beyond any agent's real backlog. */
 const UNREAD_PAGES = 25;
 
@@ -68,6 +64,7 @@ const UNREAD_PAGES = 25;
 export function NotificationsBell() {
   const { t } = useTranslation();
   const { user } = useAuth();
+  const dates = useDates();
   const navigate = useNavigate();
   const location = useLocation();
   const [items, setItems] = useState<Item[]>([]);
@@ -208,7 +205,8 @@ export function NotificationsBell() {
                     <span className="notif-text">
                       <span className="notif-line">
                         <strong>{name}</strong>
-                        <span className="notif-time">{timeOf(x.updatedAt)}</span>
+                        {/* Like the ticket list: an unread ticket from another day shows its day. */}
+                        <span className="notif-time">{dates.timeOrDay(x.updatedAt)}</span>
                       </span>
                       <span className="notif-line">
                         <span className="notif-last">{preview(x.lastMessage ?? '')}</span>

@@ -2,9 +2,10 @@ import { lazy, Suspense, useEffect, useState, type ButtonHTMLAttributes } from '
 import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Flex, SelectField, SliderField, Text, View } from '@aws-amplify/ui-react';
-import { DRAWER_OPEN_ABOVE_PX, DRAWER_TEMPORARY_BELOW_PX, formatDateBR, isAdminProfile, LANGUAGES, type Language } from '@balcao/shared';
+import { DRAWER_OPEN_ABOVE_PX, DRAWER_TEMPORARY_BELOW_PX, isAdminProfile, LANGUAGES, type Language } from '@balcao/shared';
 import { useAuth } from '../auth/AuthContext';
 import { setLanguage } from '../i18n';
+import { useDates } from '../ui/dates';
 import { Icon } from '../ui/icons';
 import { storedNumber, useMediaQuery } from '../ui/hooks';
 import { useColorMode } from './theme';
@@ -20,6 +21,7 @@ const UserMenu = lazy(loadUserMenu);
 export default function Shell() {
   const { t, i18n } = useTranslation();
   const { user, logout } = useAuth();
+  const dates = useDates();
   const { mode, toggle } = useColorMode();
   const location = useLocation();
   const temporary = useMediaQuery(`(max-width: ${DRAWER_TEMPORARY_BELOW_PX - 1}px)`);
@@ -71,7 +73,7 @@ export default function Shell() {
           </Text>
           {admin && due && (
             <Text as="span" className="active-until" data-testid="active-until">
-              {t('shell.activeUntil', { date: formatDateBR(due) })}
+              {t('shell.activeUntil', { date: dates.day(due) })}
             </Text>
           )}
         </div>
@@ -125,7 +127,7 @@ export default function Shell() {
           <div>
             <span className="brand">{t('app.name')}</span>
             {/* The top bar has no room for the date on phones: the drawer carries it there. */}
-            {temporary && admin && due && <div className="drawer-due">{t('shell.activeUntil', { date: formatDateBR(due) })}</div>}
+            {temporary && admin && due && <div className="drawer-due">{t('shell.activeUntil', { date: dates.day(due) })}</div>}
           </div>
           {!temporary && (
             <button type="button" className="icon-btn" aria-label={t('shell.toggleMenu')} onClick={() => setOpen(false)}>

@@ -2,12 +2,12 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Flex, Heading, Loader, Table, TableBody, TableCell, TableHead, TableRow } from '@aws-amplify/ui-react';
-import { format } from 'date-fns';
 import { can, type Connection } from '@balcao/shared';
 import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { useDates } from '../../ui/dates';
 import { Icon } from '../../ui/icons';
 import { formatWhatsappNumber } from '../../ui/phone';
 import { toast } from '../../ui/toast';
@@ -25,14 +25,10 @@ const SESSION_CALLS: Record<SessionAction, (id: number) => Promise<Connection>> 
   disconnect: (id) => api.del<Connection>(`/whatsappsession/${id}`),
 };
 
-const updatedAtText = (iso: string | undefined) => {
-  const d = iso ? new Date(iso) : null;
-  return d && !Number.isNaN(d.getTime()) ? format(d, 'dd/MM/yy HH:mm') : '';
-};
-
 export default function Connections() {
   const { t } = useTranslation();
   const { user } = useAuth();
+  const dates = useDates();
   const qc = useQueryClient();
   const { data: connections = [], isLoading, error } = useConnections();
   const [editing, setEditing] = useState<Connection | null | undefined>(undefined);
@@ -168,7 +164,7 @@ export default function Connections() {
                     </Flex>
                   </TableCell>
                 )}
-                <TableCell className="hide-narrow nowrap">{updatedAtText(c.updatedAt)}</TableCell>
+                <TableCell className="hide-narrow nowrap">{dates.shortDateTime(c.updatedAt)}</TableCell>
                 <TableCell className="center-col hide-narrow">
                   {c.isDefault && (
                     <span className="default-mark" role="img" aria-label={t('connections.isDefault')} title={t('connections.isDefault')} data-testid="connection-default">

@@ -2,16 +2,17 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, Heading, Loader, TextField } from '@aws-amplify/ui-react';
-import { Calendar, dateFnsLocalizer, type EventProps, type View } from 'react-big-calendar';
+import { Calendar, dateFnsLocalizer, type DateRangeFormatFunction, type EventProps, type Formats, type View } from 'react-big-calendar';
 import { format, getDay, parse, startOfWeek } from 'date-fns';
 import { enUS, es, ptBR } from 'date-fns/locale';
 import 'react-big-calendar/lib/css/react-big-calendar.css';
-import { companyEvent, SEARCH_DEBOUNCE_MS, type Schedule } from '@balcao/shared';
+import { companyEvent, datePattern, SEARCH_DEBOUNCE_MS, zonedWallClock, type Schedule } from '@balcao/shared';
 import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { useDates } from '../../ui/dates';
 import { useDebounced } from '../../ui/hooks';
 import { Icon } from '../../ui/icons';
 import { formatWhatsappNumber } from '../../ui/phone';
@@ -25,8 +26,24 @@ const CULTURES: Record<string, string> = { pt: 'pt-BR', en: 'en-US', es: 'es' };
 /** Spec 001 §9: month and agenda views, height 500. */
 const VIEWS: View[] = ['month', 'agenda'];
 const CALENDAR_HEIGHT = 500;
-/** Agenda dates as Brazilians write them, short enough for a phone's width. */
-const FORMATS = { agendaDateFormat: 'EEE dd/MM' };
+/**
+ * The console's date patterns (decision 34) where the calendar writes days and times: agenda dates
+ * short enough for a phone's width. The calendar is fed the company's wall clock (zonedWallClock),
+ * so its own formatting and its "today" are the company's.
+ */
+function calendarFormats(lang: string): Formats {
+  const day = datePattern(lang, 'day');
+  const time = datePattern(lang, 'time');
+  const range = (pattern: string): DateRangeFormatFunction => ({ start, end }, culture, local) =>
+    `${local!.format(start, pattern, culture)} – ${local!.format(end, pattern, culture)}`;
+  return {
+    agendaDateFormat: `EEE ${datePattern(lang, 'dayMonth')}`,
+    agendaHeaderFormat: range(day),
+    agendaTimeFormat: time,
+    agendaTimeRangeFormat: range(time),
+    eventTimeRangeFormat: range(time),
+  };
+}
 /** Pages read for the calendar: a company's schedules are bounded by its plan. */
 const MAX_PAGES = 50;
 
@@ -49,6 +66,7 @@ export default function Schedules() {
   const { t, i18n } = useTranslation();
   const reasonOf = useScheduleReason();
   const { user } = useAuth();
+  const { timeZone } = useDates();
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
@@ -56,7 +74,7 @@ export default function Schedules() {
   const [loading, setLoading] = useState(true);
   const [reloadKey, setReloadKey] = useState(0);
   const [view, setView] = useState<View>('month');
-  const [date, setDate] = useState(() => new Date());
+  const [date, setDate] = useState(() => zonedWallClock(Date.now(), timeZone));
   const [editing, setEditing] = useState<Editing>(undefined);
   const [deleting, setDeleting] = useState<Schedule | null>(null);
 
@@ -132,11 +150,13 @@ export default function Schedules() {
   const events = useMemo<CalendarEvent[]>(
     () =>
       schedules.map((s) => {
-        const at = new Date(s.sendAt);
+        const at = zonedWallClock(s.sendAt, timeZone);
         return { id: s.id, title: s.contact?.name ?? String(s.contactId), start: at, end: at, schedule: s };
       }),
-    [schedules],
+    [schedules, timeZone],
   );
+  const formats = useMemo(() => calendarFormats(i18n.language), [i18n.language]);
+  const getNow = useCallback(() => zonedWallClock(Date.now(), timeZone), [timeZone]);
 
   const messages = useMemo(
     () => ({
@@ -226,7 +246,8 @@ export default function Schedules() {
           endAccessor="end"
           style={{ height: CALENDAR_HEIGHT }}
           messages={messages}
-          formats={FORMATS}
+          formats={formats}
+          getNow={getNow}
           popup
           onSelectEvent={(ev) => setEditing({ schedule: ev.schedule })}
           eventPropGetter={(ev) => ({ className: `sch-ev-${ev.schedule.status.toLowerCase()}` })}

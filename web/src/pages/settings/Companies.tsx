@@ -9,7 +9,6 @@ import {
   companySchema,
   companyUpdateSchema,
   dayInputValue,
-  formatDateBR,
   INFINITE_SCROLL_THRESHOLD_PX,
   isPastDue,
   passwordField,
@@ -20,6 +19,7 @@ import {
 import { api } from '../../api/http';
 import { applyFieldErrors, toastError } from '../../api/errors';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { useDates } from '../../ui/dates';
 import { Modal } from '../../ui/Modal';
 import { useDebounced } from '../../ui/hooks';
 import { Icon } from '../../ui/icons';
@@ -40,11 +40,12 @@ interface Values {
 
 // The admin password is optional on create: an empty field means "not given".
 const createSchema = companySchema.extend({ password: z.preprocess((v) => (v === '' ? undefined : v), passwordField().optional()) });
-// The day the table shows (the company's time zone), not the UTC date of the stored instant.
-const dayInput = (iso: string | null) => (iso ? dayInputValue(iso) : '');
+// The day the table shows (the signed-in company's time zone), not the UTC date of the stored instant.
+const dayInput = (iso: string | null, timeZone: string) => (iso ? dayInputValue(iso, timeZone) : '');
 
 export default function Companies() {
   const { t } = useTranslation();
+  const dates = useDates();
   const [search, setSearch] = useState('');
   const searchParam = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const [list, setList] = useState<Company[]>([]);
@@ -138,9 +139,9 @@ export default function Companies() {
                 <TableCell>{planName(c.planId)}</TableCell>
                 <TableCell>{c.status ? t('companies.active') : t('companies.inactive')}</TableCell>
                 <TableCell className="hide-narrow">{c.campaignsEnabled ? t('common.enabled') : t('common.disabled')}</TableCell>
-                <TableCell>{c.dueDate ? formatDateBR(c.dueDate) : ''}</TableCell>
+                <TableCell>{dates.day(c.dueDate)}</TableCell>
                 <TableCell className="hide-narrow">{c.recurrence}</TableCell>
-                <TableCell className="hide-narrow">{formatDateBR(c.createdAt)}</TableCell>
+                <TableCell className="hide-narrow">{dates.day(c.createdAt)}</TableCell>
                 <TableCell className="actions-col">
                   <Button size="small" isDisabled={!c.dueDate} onClick={() => c.dueDate && void save(c, { dueDate: advanceDueDate(c.dueDate, c.recurrence ?? 'MENSAL') })}>
                     {t('companies.addDue')}
@@ -166,6 +167,7 @@ export default function Companies() {
 
 function CompanyDialog({ company, plans, onClose, onSaved }: { company: Company | null; plans: Plan[]; onClose: () => void; onSaved: (c: Company) => void }) {
   const { t } = useTranslation();
+  const { timeZone } = useDates();
   const { register, handleSubmit, setError, formState } = useForm<Values>({
     resolver: resolver<Values>(company ? companyUpdateSchema : createSchema),
     defaultValues: {
@@ -175,7 +177,7 @@ function CompanyDialog({ company, plans, onClose, onSaved }: { company: Company 
       planId: company ? String(company.planId) : '',
       status: String(company?.status ?? true),
       campaignsEnabled: String(company?.campaignsEnabled ?? false),
-      dueDate: dayInput(company?.dueDate ?? null),
+      dueDate: dayInput(company?.dueDate ?? null, timeZone),
       recurrence: company?.recurrence ?? 'MENSAL',
       password: '',
     },

@@ -1,19 +1,9 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Avatar } from '../../ui/Avatar';
+import { useDates } from '../../ui/dates';
 import { cutName, preview } from './lists';
 import type { ApiTicket } from './types';
-
-/** Today: HH:mm; earlier: DD/MM/YYYY (the list shows when the ticket last moved). */
-function when(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  if (d.toDateString() === now.toDateString()) return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
-}
-
 
 interface Props {
   ticket: ApiTicket;
@@ -26,6 +16,7 @@ interface Props {
 
 function TicketRowImpl({ ticket: t, selected, narrow, accepting, onOpen, onAccept }: Props) {
   const { t: tr } = useTranslation();
+  const dates = useDates();
   const name = t.contact?.name || t.contact?.number || `#${t.id}`;
   const color = t.queue?.color ?? 'var(--muted)';
   return (
@@ -51,7 +42,8 @@ function TicketRowImpl({ ticket: t, selected, narrow, accepting, onOpen, onAccep
           <span className="ticket-name" title={name} data-testid="ticket-name">
             {cutName(name, narrow)}
           </span>
-          <span className="ticket-time">{when(t.updatedAt)}</span>
+          {/* When the ticket last moved: the time today (the company's day), the day before that. */}
+          <span className="ticket-time">{dates.timeOrDay(t.updatedAt)}</span>
         </div>
         <div className="ticket-line">
           <span className="ticket-last" data-testid="ticket-last">

@@ -5,6 +5,7 @@ import { api } from '../../../api/http';
 import { toastError } from '../../../api/errors';
 import { Avatar } from '../../../ui/Avatar';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog';
+import { useDates } from '../../../ui/dates';
 import { formatWhatsappNumber } from '../../../ui/phone';
 import { toast } from '../../../ui/toast';
 import type { ApiTicket } from '../types';
@@ -28,15 +29,9 @@ interface ContactFull {
   extraInfo?: { name: string; value: string }[];
 }
 
-/** Spec 001 §9: DD/MM/YY HH:mm. */
-const noteDate = (iso: string) => {
-  const d = new Date(iso);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getDate())}/${p(d.getMonth() + 1)}/${String(d.getFullYear()).slice(-2)} ${p(d.getHours())}:${p(d.getMinutes())}`;
-};
-
 export function ContactDrawer({ ticket, onClose, tags }: { ticket: ApiTicket; onClose: () => void; tags: ReactNode }) {
   const { t } = useTranslation();
+  const dates = useDates();
   const base = ticket.contact;
   const [contact, setContact] = useState<ContactFull | null>(base);
   const [notes, setNotes] = useState<Note[] | null>(null);
@@ -146,7 +141,7 @@ export function ContactDrawer({ ticket, onClose, tags }: { ticket: ApiTicket; on
             <div className="cd-note-text">{n.note}</div>
             <div className="cd-note-meta">
               <span>
-                {n.user?.name ?? ''} · {noteDate(n.createdAt)}
+                {n.user?.name ?? ''} · {dates.shortDateTime(n.createdAt)}
               </span>
               <button type="button" className="icon-btn small danger" aria-label={t('common.delete')} onClick={() => setDeleting(n)}>
                 <CIcon name="close" size={16} />

@@ -5,6 +5,7 @@ import type { ApiMessage } from '../types';
 import { formatWhatsapp } from './format';
 import { CIcon } from './icons';
 import { parseVcard } from './vcard';
+import { useDates } from '../../../ui/dates';
 import { formatWhatsappNumber } from '../../../ui/phone';
 
 export const QUICK_REACTIONS = ['👍', '❤️', '😂', '😮', '😢', '🙏'];
@@ -20,11 +21,6 @@ export interface BubbleActions {
   openImage: (url: string) => void;
   startConversation?: (card: { name: string; number: string }) => void;
 }
-
-const time = (iso: string) => {
-  const d = new Date(iso);
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-};
 
 /** WhatsApp acks: 0/1 pending (clock), 2 sent (one tick), 3 delivered (two), 4 read and 5 played (two, coloured). */
 function Ack({ m }: { m: ApiMessage }) {
@@ -143,6 +139,7 @@ function Body({ m, actions }: { m: ApiMessage; actions: BubbleActions }) {
 
 function MessageBubbleInner({ m, mine, canEdit, actions, highlighted }: { m: ApiMessage; mine: boolean; canEdit: boolean; actions: BubbleActions; highlighted?: boolean }) {
   const { t } = useTranslation();
+  const dates = useDates();
   const hasMenu = !m.isDeleted && (actions.reply || actions.react || actions.forward || (mine && (actions.remove || (canEdit && actions.edit))));
   return (
     <div className={`msg-row ${m.fromMe ? 'out' : 'in'}`} data-testid="message" data-message-id={m.id}>
@@ -189,7 +186,7 @@ function MessageBubbleInner({ m, mine, canEdit, actions, highlighted }: { m: Api
         )}
         <div className="msg-meta">
           {m.isEdited && !m.isDeleted && <span className="msg-edited">{t('messages.edited')}</span>}
-          <span className="msg-time">{time(m.createdAt)}</span>
+          <span className="msg-time">{dates.time(m.createdAt)}</span>
           {m.fromMe && !m.error && <Ack m={m} />}
         </div>
         {m.error && m.fromMe && (

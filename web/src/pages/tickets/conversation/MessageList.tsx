@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { useDates } from '../../../ui/dates';
 import type { ApiMessage } from '../types';
 import { MessageBubble, type BubbleActions } from './MessageBubble';
 import { canEditMessage, FOLLOW_BOTTOM_PX, isOwn, LOAD_OLDER_PX } from './rules';
@@ -11,26 +12,6 @@ export interface MessageListHandle {
   /** Scrolls to a loaded message and flashes it; false when it is not loaded. */
   goTo: (id: string) => boolean;
   toBottom: () => void;
-}
-
-const dayKey = (iso: string) => {
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
-};
-
-function useDayLabel() {
-  const { t } = useTranslation();
-  return useCallback(
-    (iso: string) => {
-      const d = new Date(iso);
-      const today = new Date();
-      const yesterday = new Date(Date.now() - 86_400_000);
-      if (dayKey(iso) === dayKey(today.toISOString())) return t('messages.today');
-      if (dayKey(iso) === dayKey(yesterday.toISOString())) return t('messages.yesterday');
-      return `${String(d.getDate()).padStart(2, '0')}/${String(d.getMonth() + 1).padStart(2, '0')}/${d.getFullYear()}`;
-    },
-    [t],
-  );
 }
 
 export function MessageList({
@@ -53,7 +34,7 @@ export function MessageList({
   handle: RefObject<MessageListHandle | null>;
 }) {
   const { t } = useTranslation();
-  const dayLabel = useDayLabel();
+  const dates = useDates();
   const scroller = useRef<HTMLDivElement>(null);
   const [highlight, setHighlight] = useState<string | null>(null);
   // Follow the newest message while the reader is near the bottom (spec 001 §9: 500 px).
@@ -71,15 +52,16 @@ export function MessageList({
     const out: Row[] = [];
     let day = '';
     for (const m of messages) {
-      const k = dayKey(m.createdAt);
+      // Separators fall on the company's calendar days, like every date the console shows.
+      const k = dates.dayKey(m.createdAt);
       if (k !== day) {
         day = k;
-        out.push({ kind: 'day', key: `day-${k}`, label: dayLabel(m.createdAt) });
+        out.push({ kind: 'day', key: `day-${k}`, label: dates.dayLabel(m.createdAt) });
       }
       out.push({ kind: 'msg', key: m.id, m });
     }
     return out;
-  }, [messages, dayLabel]);
+  }, [messages, dates]);
 
   const virtualizer = useVirtualizer({
     count: rows.length,

@@ -4,6 +4,7 @@ import { Button, Loader, Text, TextField } from '@aws-amplify/ui-react';
 import { SEARCH_DEBOUNCE_MS } from '@balcao/shared';
 import { api } from '../../../api/http';
 import { toastError } from '../../../api/errors';
+import { useDates } from '../../../ui/dates';
 import { useDebounced } from '../../../ui/hooks';
 import type { ApiMessage } from '../types';
 import { Drawer } from './Drawer';
@@ -21,6 +22,7 @@ interface SearchPage {
  */
 export function SearchDrawer({ ticketId, onPick, onClose }: { ticketId: number; onPick: (id: string) => void; onClose: () => void }) {
   const { t } = useTranslation();
+  const dates = useDates();
   const [q, setQ] = useState('');
   const term = useDebounced(q.trim(), SEARCH_DEBOUNCE_MS);
   const [found, setFound] = useState<ApiMessage[]>([]);
@@ -66,7 +68,7 @@ export function SearchDrawer({ ticketId, onPick, onClose }: { ticketId: number; 
         {searching && !loading && found.length === 0 && <Text color="font.secondary">{t('ticket.searchNone')}</Text>}
         {found.map((m) => (
           <button key={m.id} type="button" className="qr-item" onClick={() => onPick(m.id)}>
-            <span className="qr-date">{new Date(m.createdAt).toLocaleString()}</span>
+            <span className="qr-date">{dates.dateTime(m.createdAt)}</span>
             <span className="qr-msg">{m.body}</span>
           </button>
         ))}
