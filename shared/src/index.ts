@@ -18,3 +18,5 @@ export * from './schemas/quick-messages.js';
 export * from './schemas/schedules.js';
 export * from './schemas/messages.js';
 export * from './variables.js';
+export * from './csv.js';
+export * from './dates.js';

@@ -15,6 +15,7 @@ export const MSG = {
   passwordPolicy: 'A senha deve ter no mínimo 8 caracteres, com letra maiúscula, letra minúscula e número',
   passwordMismatch: 'As senhas não correspondem',
   invalidValue: 'Valor inválido',
+  scientificNumber: 'Número em notação científica (a planilha o arredondou): formate a coluna como texto',
 } as const;
 
 export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';

@@ -9,6 +9,7 @@ import {
   resetPasswordSchema,
   planSchema,
   companySchema,
+  contactSchema,
 } from '../src/index.js';
 
 function issue(fn: () => unknown) {
@@ -97,5 +98,14 @@ describe('plans and companies', () => {
   });
   it('requires the plan', () => {
     expect(issue(() => parseOrThrow(companySchema, { name: 'Loja', email: 'a@b.co' })).field).toBe('planId');
+  });
+});
+
+describe('contact number (spec 001 §5)', () => {
+  it('refuses a number a spreadsheet turned into scientific notation (its digits are lost)', () => {
+    for (const number of ['5,5112E+12', '5.51199E+12', '5,51199e12', ' 5,5E+12 ']) {
+      expect(issue(() => parseOrThrow(contactSchema, { name: 'Maria', number }))).toMatchObject({ status: 400, field: 'number', message: MSG.scientificNumber });
+    }
+    expect(parseOrThrow(contactSchema, { name: 'Maria', number: '+55 (11) 98765-4321' }).number).toBe('5511987654321');
   });
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { IMPORT_MAX_ROWS } from '@balcao/shared';
+import { IMPORT_MAX_ROWS, parseContactsCsv } from '@balcao/shared';
 import { connected, sandbox } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
 import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
@@ -111,16 +111,16 @@ describe('contacts page', () => {
     await page.getByRole('button', { name: 'Adicionar contato' }).click();
     const dialog = page.getByRole('dialog', { name: 'Adicionar contato' });
     await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await expect.poll(() => dialog.getByText('Required').count()).toBe(2);
+    await expect.poll(() => dialog.getByText('Obrigatório').count()).toBe(2);
     await dialog.getByLabel('Nome', { exact: true }).fill('A');
     await dialog.getByLabel('Número', { exact: true }).fill('1234567');
     await dialog.getByLabel('Email', { exact: true }).fill('nao-e-email@');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await expect.poll(() => dialog.getByText('Too Short!').count()).toBe(2);
-    await dialog.getByText('Invalid email').waitFor();
+    await expect.poll(() => dialog.getByText('Muito curto!').count()).toBe(2);
+    await dialog.getByText('Email inválido').waitFor();
     await dialog.getByLabel('Nome', { exact: true }).fill('x'.repeat(51));
     await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await dialog.getByText('Too Long!').waitFor();
+    await dialog.getByText('Muito longo!').waitFor();
     await dialog.getByLabel('Nome', { exact: true }).fill('Paula Reis');
     await dialog.getByLabel('Número', { exact: true }).fill(formatted(MARIA));
     await dialog.getByLabel('Email', { exact: true }).fill('paula@exemplo.com');
@@ -200,7 +200,7 @@ describe('contacts page', () => {
     expect(await result.textContent()).toContain('Criados: 3 · Atualizados: 1 · Sem mudança: 0 · Recusados: 2');
     // The reasons name the file's lines (the blank line 5 was skipped, not counted).
     expect(await result.getByRole('list', { name: 'Linhas recusadas' }).getByRole('listitem').allTextContents()).toEqual([
-      'Linha 6 (123): Número: Too Short!',
+      'Linha 6 (123): Número: Muito curto!',
       `Linha 8 (${n[0]}): Já existe um contato com este número.`,
     ]);
     await screenshot(page, 'contacts-import-light-wide');
@@ -217,25 +217,63 @@ describe('contacts page', () => {
     const ana1 = (await t.admin.get(`/contacts?searchParam=${n[0]}`)).body.contacts[0];
     expect(ana1).toMatchObject({ name: 'Ana Importada', email: 'ana@importada.com' });
 
-    // Export: contacts.csv with name;number;email, the company's contacts exactly.
+    // Export: contacts.csv for Excel pt-BR (UTF-8 BOM, name;number;email, numbers as text
+    // formulas so no digit is lost), the company's contacts exactly.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Exportar CSV' }).click()]);
     expect(download.suggestedFilename()).toBe('contacts.csv');
-    const text = fs.readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
-    const lines = text.split(/\r\n/).filter(Boolean);
+    const file = fs.readFileSync((await download.path())!);
+    expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = file.toString('utf8').slice(1).split(/\r\n/).filter(Boolean);
     expect(lines[0]).toBe('name;number;email');
-    expect(lines).toContain(`Ana Importada;${n[0]};ana@importada.com`);
-    expect(lines).toContain(`Maria Souza Nova;${MARIA};maria@nova.com`);
-    expect(lines).toContain(`${n[2]};${n[2]};`);
+    expect(lines).toContain(`Ana Importada;"=""${n[0]}""";ana@importada.com`);
+    const exported = parseContactsCsv(file);
+    expect(exported.delimiter).toBe(';');
+    expect(exported.rows).toContainEqual({ name: 'Ana Importada', number: n[0], email: 'ana@importada.com' });
+    expect(exported.rows).toContainEqual({ name: 'Maria Souza Nova', number: MARIA, email: 'maria@nova.com' });
+    expect(exported.rows).toContainEqual({ name: n[2], number: n[2] });
     const all = (await t.admin.get('/contacts/list')).body as { number: string }[];
-    expect(lines.slice(1).map((l) => l.split(';')[1]).sort()).toEqual(all.map((c) => c.number).sort());
+    expect(exported.rows.map((r) => r.number).sort()).toEqual(all.map((c) => c.number).sort());
 
     // Round trip: the exported file imported back changes nothing.
     await page.getByRole('button', { name: 'Importar CSV' }).click();
     const back = page.getByRole('dialog', { name: 'Importar contatos de um CSV' });
-    await back.getByTestId('import-csv-file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
+    await back.getByTestId('import-csv-file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: file });
     await back.getByRole('button', { name: 'Importar' }).click();
     await expect.poll(() => back.getByTestId('import-result').getAttribute('data-finished'), { timeout: 60_000 }).toBe('true');
     expect(await back.getByTestId('import-result').textContent()).toContain(`Criados: 0 · Atualizados: 0 · Sem mudança: ${all.length} · Recusados: 0`);
+    await page.context().close();
+  });
+
+  it("imports Excel's comma-separated windows-1252 file with accented headers; a header without a number column is explained", { timeout: 120_000 }, async () => {
+    const page = await signedIn(ana);
+    await page.goto(`${web()}/contacts`);
+    await row(page, 'Maria Souza Nova').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Importar CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Importar contatos de um CSV' });
+    const input = dialog.getByTestId('import-csv-file');
+    const importButton = dialog.getByRole('button', { name: 'Importar' });
+
+    // No number column: the header as read is named and nothing can be sent.
+    await input.setInputFiles({ name: 'sem-numero.csv', mimeType: 'text/csv', buffer: Buffer.from('Nome,Cidade\r\nAna,Recife\r\n', 'utf8') });
+    await expect
+      .poll(() => dialog.getByTestId('import-csv-no-number').textContent())
+      .toBe('O cabeçalho não tem uma coluna de número (número, numero, number ou telefone), então nada pode ser importado. Colunas lidas: Nome, Cidade.');
+    expect(await importButton.isDisabled()).toBe(true);
+
+    // What Excel's plain "CSV" writes on an English Windows: commas, windows-1252, CRLF.
+    const n = [`55119${rnd()}`, `55119${rnd()}`];
+    const csv = ['Nome,Número,E-mail', `"Araújo, Conceição",${n[0]},conceicao@exemplo.com`, `João Ávila,${n[1]},`, ''].join('\r\n');
+    await input.setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'latin1') });
+    await expect.poll(() => dialog.getByTestId('import-csv-summary').textContent()).toBe('excel.csv — 2 linhas');
+    expect(await dialog.getByTestId('import-csv-no-number').count()).toBe(0);
+    await importButton.click();
+    await expect.poll(() => dialog.getByTestId('import-result').getAttribute('data-finished'), { timeout: 60_000 }).toBe('true');
+    expect(await dialog.getByTestId('import-result').textContent()).toContain('Criados: 2 · Atualizados: 0 · Sem mudança: 0 · Recusados: 0');
+    await dialog.getByRole('button', { name: 'Fechar' }).click();
+    await row(page, 'Araújo, Conceição').waitFor({ timeout: 15_000 });
+    await row(page, 'João Ávila').waitFor();
+    expect((await t.admin.get(`/contacts?searchParam=${n[0]}`)).body.contacts).toMatchObject([{ name: 'Araújo, Conceição', number: n[0], email: 'conceicao@exemplo.com' }]);
+    expect((await t.admin.get(`/contacts?searchParam=${n[1]}`)).body.contacts).toMatchObject([{ name: 'João Ávila', number: n[1] }]);
     await page.context().close();
   });
 
@@ -258,7 +296,7 @@ describe('contacts page', () => {
     await expect.poll(() => dialog.getByTestId('import-result').getAttribute('data-finished'), { timeout: 240_000, interval: 1000 }).toBe('true');
     expect(await dialog.getByTestId('import-progress').textContent()).toBe(`${total} / ${total}`);
     expect(await dialog.getByTestId('import-result').textContent()).toContain(`Criados: ${total - 2} · Atualizados: 1 · Sem mudança: 0 · Recusados: 1`);
-    expect(await dialog.getByRole('listitem').allTextContents()).toEqual(['Linha 11 (12): Número: Too Short!']);
+    expect(await dialog.getByRole('listitem').allTextContents()).toEqual(['Linha 11 (12): Número: Muito curto!']);
     await dialog.getByRole('button', { name: 'Fechar' }).click();
 
     // Infinite scroll: pages of 20 load as the table scrolls, to the last contact, each once.
@@ -304,8 +342,7 @@ describe('contacts page', () => {
     expect(total).toBeGreaterThan(1000);
     const exportButton = page.getByTestId('contacts-export');
     const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), exportButton.click()]);
-    const lines = fs.readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').split(/\r\n/).filter(Boolean).slice(1);
-    const numbers = lines.map((l) => l.split(';')[1]);
+    const numbers = parseContactsCsv(fs.readFileSync((await download.path())!)).rows.map((r) => r.number);
     expect(numbers.length).toBe(total);
     expect(new Set(numbers).size).toBe(total);
     expect(numbers).toContain(String(base + extra - 1));

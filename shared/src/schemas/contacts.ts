@@ -25,6 +25,9 @@ export const contactNumberField = () =>
     z
       .string({ error: MSG.required })
       .min(1, { error: MSG.required })
+      // A spreadsheet showed the number as 5,5112E+12 and saved it so: its digits are lost, and
+      // keeping what is left would make a contact with another number.
+      .refine((v) => !/^\d+(?:[.,]\d+)?e\+?\d+$/i.test(v.replace(/\s/g, '')), { error: MSG.scientificNumber, abort: true })
       .min(8, { error: MSG.tooShort })
       .max(50, { error: MSG.tooLong })
       .transform(normalizeNumber)

@@ -1,14 +1,15 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, Flex, Heading, Loader, Table, TableBody, TableCell, TableHead, TableRow, TextField } from '@aws-amplify/ui-react';
-import { can, companyEvent, isAdminProfile, SEARCH_DEBOUNCE_MS, type Queue } from '@balcao/shared';
+import { can, companyEvent, contactsCsv, isAdminProfile, SEARCH_DEBOUNCE_MS, type Queue } from '@balcao/shared';
 import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { Avatar } from '../../ui/Avatar';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { useDates } from '../../ui/dates';
 import { Icon } from '../../ui/icons';
 import { useDebounced } from '../../ui/hooks';
 import { formatWhatsappNumber } from '../../ui/phone';
@@ -18,7 +19,7 @@ import { useInfiniteScroll } from '../../ui/hooks';
 import { MultiSelect, type Option } from '../tickets/MultiSelect';
 import type { ApiTicket, TagRef } from '../tickets/types';
 import ContactDialog from './ContactDialog';
-import { contactsCsv, download } from './csv';
+import { download } from './csv';
 import type { Contact, ContactsPage, ImportResult } from './types';
 import '../tickets/tickets.css';
 import './contacts.css';
@@ -36,7 +37,7 @@ const json = (ids: number[]) => (ids.length ? JSON.stringify(ids) : undefined);
 const older = (incoming: Contact, known: Contact) => !!incoming.updatedAt && !!known.updatedAt && incoming.updatedAt < known.updatedAt;
 
 export default function Contacts() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { user } = useAuth();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -251,7 +252,7 @@ export default function Contacts() {
     }
   };
 
-  const dateFormat = useMemo(() => new Intl.DateTimeFormat(i18n.language === 'pt' ? 'pt-BR' : i18n.language, { dateStyle: 'short' }), [i18n.language]);
+  const dates = useDates();
 
   return (
     <Flex direction="column" gap="1rem" className="page contacts-page">
@@ -350,7 +351,7 @@ export default function Contacts() {
                   )}
                 </TableCell>
                 <TableCell className="hide-narrow contact-email">{c.email}</TableCell>
-                <TableCell className="hide-narrow nowrap">{c.createdAt ? dateFormat.format(new Date(c.createdAt)) : ''}</TableCell>
+                <TableCell className="hide-narrow nowrap">{dates.day(c.createdAt)}</TableCell>
                 <ContactActions
                   name={c.name}
                   onTicket={() => setTicketFor(c)}

@@ -1,12 +1,11 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Flex, Text } from '@aws-amplify/ui-react';
-import { IMPORT_MAX_ROWS } from '@balcao/shared';
+import { IMPORT_MAX_ROWS, parseContactsCsv, type ContactCsvRow } from '@balcao/shared';
 import { api } from '../../api/http';
 import { errorText } from '../../api/errors';
 import { translateMessage } from '../../i18n';
 import { Modal } from '../../ui/Modal';
-import { parseContactsCsv, type CsvRow } from './csv';
 import type { ImportResult } from './types';
 
 interface Totals {
@@ -19,13 +18,6 @@ interface Totals {
 /** Refusals listed in the dialog; the counts always cover all of them. */
 const SHOWN_REFUSALS = 200;
 
-/** A refusal reason of the server ("number: Too Short!", "ERR_DUPLICATED_CONTACT") in the agent's language. */
-export function refusalText(reason: string, t: (k: string) => string): string {
-  const m = /^(name|number|email|row): (.*)$/.exec(reason);
-  if (!m) return translateMessage(reason) ?? reason;
-  return `${m[1] === 'row' ? '' : `${t(`contacts.${m[1]}`)}: `}${translateMessage(m[2]) ?? m[2]}`;
-}
-
 /**
  * Import CSV (spec 001 §5): the file is read in the browser and sent in consecutive calls of at
  * most IMPORT_MAX_ROWS rows (the server's limit per request), with progress; the counts and the
@@ -34,7 +26,7 @@ export function refusalText(reason: string, t: (k: string) => string): string {
 export default function ImportCsvDialog({ open, onClose, onDone }: { open: boolean; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<{ name: string; rows: CsvRow[]; lines: number[]; hasNumber: boolean } | null>(null);
+  const [file, setFile] = useState<{ name: string; rows: ContactCsvRow[]; lines: number[]; hasNumber: boolean; header: string[] } | null>(null);
   const [sent, setSent] = useState(0);
   const [running, setRunning] = useState(false);
   const [totals, setTotals] = useState<Totals | null>(null);
@@ -46,8 +38,9 @@ export default function ImportCsvDialog({ open, onClose, onDone }: { open: boole
     setFailure(null);
     setSent(0);
     if (!f) return setFile(null);
-    const parsed = parseContactsCsv(await f.text());
-    setFile({ name: f.name, rows: parsed.rows, lines: parsed.lines, hasNumber: parsed.columns.includes('number') });
+    // The bytes, not f.text(): that reads UTF-8 only and would garble an Excel Latin-1 file's accents.
+    const parsed = parseContactsCsv(await f.arrayBuffer());
+    setFile({ name: f.name, rows: parsed.rows, lines: parsed.lines, hasNumber: parsed.columns.includes('number'), header: parsed.header });
   };
 
   const run = async () => {
@@ -110,7 +103,11 @@ export default function ImportCsvDialog({ open, onClose, onDone }: { open: boole
             </Text>
           )}
         </Flex>
-        {file && !file.hasNumber && <Alert variation="warning">{t('contacts.noNumberColumn')}</Alert>}
+        {file && !file.hasNumber && (
+          <Alert variation="warning" data-testid="import-csv-no-number">
+            {t('contacts.noNumberColumn', { columns: file.header.filter(Boolean).join(', ') || '—' })}
+          </Alert>
+        )}
         {(running || totals) && total > 0 && (
           <div className="import-progress" role="progressbar" aria-label={t('contacts.progress')} aria-valuemin={0} aria-valuemax={total} aria-valuenow={sent}>
             <div className="import-progress-bar" style={{ width: `${Math.round((sent / total) * 100)}%` }} />
@@ -129,7 +126,7 @@ export default function ImportCsvDialog({ open, onClose, onDone }: { open: boole
                 {totals.refused.slice(0, SHOWN_REFUSALS).map((r) => (
                   <li key={r.line}>
                     {t('contacts.line', { line: r.line })}
-                    {r.number ? ` (${r.number})` : ''}: {refusalText(r.reason, t)}
+                    {r.number ? ` (${r.number})` : ''}: {translateMessage(r.reason)}
                   </li>
                 ))}
                 {totals.refused.length > SHOWN_REFUSALS && <li>{t('contacts.moreRefused', { count: totals.refused.length - SHOWN_REFUSALS })}</li>}
@@ -151,7 +148,7 @@ export default function ImportCsvDialog({ open, onClose, onDone }: { open: boole
           >
             {finished ? t('common.close') : t('common.cancel')}
           </Button>
-          <Button variation="primary" isDisabled={!file || total === 0 || running || finished} isLoading={running} loadingText={t('contacts.importing')} onClick={() => void run()}>
+          <Button variation="primary" isDisabled={!file || !file.hasNumber || total === 0 || running || finished} isLoading={running} loadingText={t('contacts.importing')} onClick={() => void run()}>
             {t('contacts.import')}
           </Button>
         </Flex>
