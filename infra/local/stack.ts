@@ -53,7 +53,7 @@ export interface LocalStack {
   /** Local helpers router; later issues add the WhatsApp sandbox here. */
   sandbox: SandboxServer;
   mailbox: Mailbox;
-  seeded?: { companyId: unknown; adminUserId: unknown };
+  seeded?: { companyId: unknown; adminUserId: unknown; demoConnectionId?: unknown };
   sessionHostUrl: string;
   /** The session host child process (tests in vitest workers use the /_local/session-host routes). */
   sessionHost: SessionHostControl;
@@ -180,6 +180,10 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     stops.push({ name: 'session host', stop: sessionHost.stop });
     await sessionHost.start();
     endpoints.sessionHostUrl = sessionHost.url;
+    // The demo connection a first start made is linked at once (its QR scanned by a simulated phone),
+    // so a newcomer finds it CONNECTED instead of a QR that timed out before they got there.
+    const demoId = seeded?.demoConnectionId;
+    if (typeof demoId === 'number') await linkDemoConnection(sandboxNetwork, demoId, endpoints.sandboxUrl, log);
     // Local only (tests in vitest workers cannot reach the stack object): stop and start it over HTTP.
     sandbox.route('POST', '/_local/session-host/stop', async () => (await sessionHost.stop(), { pid: sessionHost.pid() }));
     sandbox.route('POST', '/_local/session-host/start', async () => (await sessionHost.start(), { pid: sessionHost.pid() }));
@@ -203,6 +207,24 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   }
 }
 
+/** Scans the demo connection's first QR with the simulator's default phone number. */
+async function linkDemoConnection(network: ReturnType<typeof attachSandboxNetwork>, id: number, sandboxUrl: string, log: Log) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (network.view(id).status === 'qr') {
+      try {
+        const { number } = await network.scan(id);
+        log('stack', `demo connection ${id} linked to the simulated phone ${number}`);
+        return;
+      } catch (e) {
+        log('stack', `linking the demo connection: ${(e as Error).message}; trying again`);
+      }
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  log('stack', `!!! the demo connection ${id} showed no QR within a minute: scan it from the simulator (${sandboxUrl})`);
+}
+
 async function runSeed(adminEmail: string, adminPassword: string, log: Log) {
   const file = path.join(FUNCTIONS_SRC, 'services', 'seed.ts');
   if (!fs.existsSync(file)) {
@@ -210,7 +232,7 @@ async function runSeed(adminEmail: string, adminPassword: string, log: Log) {
     return undefined;
   }
   const mod = (await import(pathToFileURL(file).href)) as {
-    seedLocal: (a: { adminEmail: string; adminPassword: string }) => Promise<{ companyId: unknown; adminUserId: unknown }>;
+    seedLocal: (a: { adminEmail: string; adminPassword: string }) => Promise<{ companyId: unknown; adminUserId: unknown; demoConnectionId?: unknown }>;
   };
   const out = await mod.seedLocal({ adminEmail, adminPassword });
   log('stack', `seed ok: company ${String(out.companyId)}, admin user ${String(out.adminUserId)}`);

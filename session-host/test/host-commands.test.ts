@@ -145,6 +145,54 @@ describe('session host commands', () => {
     expect(providers.sandbox.sessions.some((s) => s.calls.includes('logout') && s !== first)).toBe(false);
   });
 
+  it('start leaves a starting, waiting or connected session as it is; a button pressed twice acts once; TIMEOUT starts again', async () => {
+    const { backend, providers, drained } = await setup();
+    const pause = () => new Promise((r) => setTimeout(r, 5));
+    // Connected: "try again" is answered by the running session (a restart could drop the link).
+    await pause();
+    backend.command({ type: 'start', companyId: 7, connectionId: 1 });
+    await waitFor(drained, 3000);
+    expect(providers.sandbox.sessions.filter((x) => x.ctx.connectionId === 1)).toHaveLength(1);
+    expect(providers.sandbox.of(1)!.calls).toEqual(['start']);
+
+    // Waiting for the phone (a QR showing): the same.
+    providers.sandbox.connectOnStart = false;
+    backend.addConnection({ id: 5, companyId: 7, provider: 'sandbox', status: 'OPENING' });
+    backend.command({ type: 'start', companyId: 7, connectionId: 5 });
+    await waitFor(() => backend.sessionEvents(5).some((e) => e.status === 'qrcode'), 3000, 'a QR showing');
+    const waiting = providers.sandbox.of(5)!;
+    await pause();
+    backend.command({ type: 'start', companyId: 7, connectionId: 5 });
+    backend.command({ type: 'start', companyId: 7, connectionId: 5 });
+    await waitFor(drained, 3000);
+    expect(providers.sandbox.of(5)).toBe(waiting);
+    expect(waiting.calls).toEqual(['start']);
+
+    // Nobody scanned in time: TIMEOUT, and "try again" starts a new session.
+    await waiting.ctx.emit({ type: 'session', status: 'TIMEOUT' });
+    await pause();
+    backend.command({ type: 'start', companyId: 7, connectionId: 5 });
+    await waitFor(drained, 3000);
+    const fresh = providers.sandbox.of(5)!;
+    expect(fresh).not.toBe(waiting);
+    expect(waiting.calls).toEqual(['start', 'stop']);
+
+    // Reconnect and New QR pressed twice: one restart, one new QR.
+    await pause();
+    backend.command({ type: 'restart', companyId: 7, connectionId: 5 });
+    backend.command({ type: 'restart', companyId: 7, connectionId: 5 });
+    await waitFor(drained, 3000);
+    const restarted = providers.sandbox.of(5)!;
+    expect(providers.sandbox.sessions.filter((x) => x.ctx.connectionId === 5)).toHaveLength(3);
+    expect(fresh.calls).toEqual(['start', 'stop']);
+    await pause();
+    backend.command({ type: 'newQr', companyId: 7, connectionId: 5 });
+    backend.command({ type: 'newQr', companyId: 7, connectionId: 5 });
+    await waitFor(drained, 3000);
+    expect(providers.sandbox.of(5)).toBe(restarted);
+    expect(restarted.calls).toEqual(['start', 'newQr']);
+  });
+
   it('starts a connection created after the shard was taken; newQr on a stopped one wipes credentials first', async () => {
     const { backend, providers, host, drained } = await setup();
     backend.addConnection({ id: 4, companyId: 9, provider: 'beta', status: 'OPENING' });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inboundEventSchema, newWaMessageId, type StoredMedia } from '@balcao/shared';
 import type { ProviderEvent, SendCommand } from '../src/provider.js';
@@ -58,6 +59,59 @@ describe('sandbox network and provider', () => {
     expect((await api(net.url, 'GET', '/connections')).json.map((c: { id: number }) => c.id)).toContain(7);
     // Linked: no QR showing any more.
     expect((await api(net.url, 'POST', '/connections/7/scan')).status).toBe(409);
+  });
+
+  it('a scan links only once the device kept its credentials: a device restarted mid-scan leaves the phone unlinked, and the next QR links', async () => {
+    const mem = memoryContext(21);
+    // The device is storing the credentials (slow table) when its session is restarted.
+    let storing!: () => void;
+    const stored = new Promise<void>((r) => (storing = r));
+    const keep = mem.ctx.auth.set;
+    mem.ctx.auth.set = async (entries) => {
+      storing();
+      await new Promise((r) => setTimeout(r, 300));
+      await keep(entries);
+    };
+    const s = session(net.url, mem.ctx);
+    await s.start();
+    await waitFor(() => sessions(mem.events).some((e) => e.status === 'qrcode'), 'a QR code');
+    const scan = api(net.url, 'POST', '/connections/21/scan');
+    await stored;
+    await s.stop();
+    const refused = await scan;
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toMatch(/did not complete the link/);
+    expect((await api(net.url, 'GET', '/connections/21')).json).toMatchObject({ status: 'none', number: null });
+    expect(sessions(mem.events).some((e) => e.status === 'CONNECTED')).toBe(false);
+
+    // The restarted session shows a new QR; scanning it links, and the link survives another restart.
+    const again = memoryContext(21);
+    const s2 = session(net.url, again.ctx);
+    stops.push(() => s2.stop());
+    await s2.start();
+    await waitFor(() => sessions(again.events).some((e) => e.status === 'qrcode'), 'a new QR code');
+    expect((await api(net.url, 'POST', '/connections/21/scan')).status).toBe(200);
+    await waitFor(() => s2.connected, 'CONNECTED');
+    expect((await api(net.url, 'GET', '/connections/21')).json).toMatchObject({ status: 'linked', number: '5511900000021' });
+    await s2.stop();
+    await s2.start();
+    await waitFor(() => s2.connected, 'CONNECTED again without a scan');
+  });
+
+  it('a device that never confirms the link (silent) does not link the phone', async () => {
+    const quickDir = tempDir();
+    const quick = await startNetwork(quickDir, { qrIntervalMs: 60_000, linkTimeoutMs: 200 });
+    stops.push(async () => {
+      await quick.stop();
+      fs.rmSync(quickDir, { recursive: true, force: true });
+    });
+    const ws = new WebSocket(`${quick.url.replace(/^http/, 'ws')}/device?connectionId=22`);
+    await new Promise((r) => ws.once('message', r));
+    const scan = await api(quick.url, 'POST', '/connections/22/scan');
+    expect(scan.status).toBe(409);
+    expect((await api(quick.url, 'GET', '/connections/22')).json).toMatchObject({ number: null });
+    expect((await api(quick.url, 'GET', '/connections/22')).json.status).not.toBe('linked');
+    ws.terminate();
   });
 
   it('scans with a chosen number, and pairs with a code instead of a QR', async () => {

@@ -48,6 +48,8 @@ export const ERROR_CODES = [
   'ERR_RATE_LIMITED',
   'ERR_PLAN_IN_USE',
   'ERR_DUPLICATED_SHORTCODE',
+  'ERR_WAPP_ALREADY_CONNECTED',
+  'ERR_WAPP_STATE_CHANGED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

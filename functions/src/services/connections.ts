@@ -10,7 +10,7 @@ import {
   type Connection,
   type SessionStatus,
 } from '@balcao/shared';
-import { batchGet, clean, getItem, nextId, queryAll, transact, tx, updateItem, type TransactItem } from '../core/db.js';
+import { batchGet, clean, getItem, isConditionFailure, nextId, queryAll, transact, tx, updateItem, type TransactItem } from '../core/db.js';
 import { keys, pad } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import { sendCommand } from '../core/commands.js';
@@ -86,6 +86,16 @@ export async function toApiConnection(item: ConnectionItem, queues?: Map<number,
 
 export const listConnectionItems = (companyId: number) =>
   queryAll<ConnectionItem>(`C#${companyId}`, 'WAPP#');
+
+/**
+ * The connection used when none is named (a new ticket, a schedule, an import's number check): the
+ * user's own default connection (the user's `whatsappId`, spec 000 §2.6) while it exists, else the
+ * company's default, else its oldest. One rule, so "Conexão padrão" means the same everywhere.
+ */
+export async function defaultConnection(companyId: number, userDefaultId?: number | null): Promise<ConnectionItem | undefined> {
+  const all = await listConnectionItems(companyId);
+  return (userDefaultId ? all.find((c) => c.id === userDefaultId) : undefined) ?? all.find((c) => c.isDefault) ?? all[0];
+}
 
 export async function listConnections(companyId: number, withSession: boolean): Promise<Connection[]> {
   const [items, queues] = await Promise.all([listConnectionItems(companyId), queryAll<QueueItem>(`C#${companyId}`, keys.queuePrefix())]);
@@ -264,7 +274,21 @@ export async function deleteConnection(companyId: number, id: number): Promise<v
   if (promoted) await publishConnection({ ...promoted, isDefault: true }, 'update');
 }
 
-/** Session actions of the connections page (spec 000 §4): the session host carries them out. */
+/** Statuses of a session that is starting, waiting for the phone or up: "try again" leaves it alone. */
+const LIVE_STATUSES: readonly SessionStatus[] = ['OPENING', 'qrcode', 'PAIRING', 'CONNECTED'];
+const alreadyConnected = () =>
+  new AppError(409, 'ERR_WAPP_ALREADY_CONNECTED');
+
+/**
+ * Session actions of the connections page (spec 000 §4): the session host carries them out.
+ * - `start` (Try again) is idempotent: a session that is starting, showing a QR or connected is
+ *   answered as it is (the host is still asked, and starts it only if it has none), so a second
+ *   start can never drop a scan in progress. With a `pairingNumber` it switches to a pairing code.
+ * - `newQr` is the explicit action that forgets the credentials; refused on a connected session.
+ * - `restart` (Reconnect) starts again with the same credentials.
+ * The status is reset to OPENING only over the status read, so a session that connected meanwhile
+ * is never shown as starting again; the host ignores a repeated press (decision 35).
+ */
 export async function sessionAction(
   companyId: number,
   id: number,
@@ -276,17 +300,32 @@ export async function sessionAction(
   if (pairingNumber !== undefined && !/^\d{10,15}$/.test(pairingNumber)) {
     throw new AppError(400, 'ERR_VALIDATION', { message: 'Número inválido', fields: [{ field: 'pairingNumber', message: 'Número inválido' }] });
   }
-  const current = await getConnectionItem(companyId, id);
-  const status: SessionStatus = action === 'logout' ? 'DISCONNECTED' : 'OPENING';
-  const updated = await updateItem<ConnectionItem>(connectionKey(companyId, id), {
-    status,
-    qrcode: '',
-    retries: action === 'logout' ? current.retries : 0,
-    updatedAt: new Date().toISOString(),
-  });
-  await sendCommand({ type: action, companyId, connectionId: id, pairingNumber: action === 'logout' ? undefined : pairingNumber });
-  await publishSession(updated);
-  return toApiConnection(updated);
+  for (let attempt = 0; ; attempt++) {
+    const current = await getConnectionItem(companyId, id);
+    const live = LIVE_STATUSES.includes(current.status);
+    if ((action === 'newQr' || pairingNumber) && current.status === 'CONNECTED') throw alreadyConnected();
+    if (action === 'start' && !pairingNumber && live) {
+      await sendCommand({ type: 'start', companyId, connectionId: id });
+      return toApiConnection(current);
+    }
+    const status: SessionStatus = action === 'logout' ? 'DISCONNECTED' : 'OPENING';
+    let updated: ConnectionItem;
+    try {
+      updated = await updateItem<ConnectionItem>(
+        connectionKey(companyId, id),
+        { status, qrcode: '', retries: action === 'logout' ? current.retries : 0, updatedAt: new Date().toISOString() },
+        { condition: 'attribute_exists(PK) AND #st = :read', values: { ':read': current.status }, names: { '#st': 'status' } },
+      );
+    } catch (err) {
+      // The session host changed the status meanwhile: decide again on the new one.
+      if (isConditionFailure(err) && attempt < 3) continue;
+      if (isConditionFailure(err)) throw new AppError(409, 'ERR_WAPP_STATE_CHANGED');
+      throw err;
+    }
+    await sendCommand({ type: action, companyId, connectionId: id, pairingNumber: action === 'logout' ? undefined : pairingNumber });
+    await publishSession(updated);
+    return toApiConnection(updated);
+  }
 }
 
 export async function publishSession(item: ConnectionItem) {

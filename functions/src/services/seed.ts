@@ -26,7 +26,7 @@ export const DEMO_QUEUES = [
 const SEED_VERSION = 7;
 const seedMarker = { PK: 'SEED', SK: 'LOCAL' };
 
-export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number }> {
+export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number; demoConnectionId?: number }> {
   const marker = await getItem<{ companyId: number; userId: number }>(keys.uniqueEmail(opts.adminEmail));
   const existing = marker ? await getItem<UserItem>(keys.user(marker.companyId, marker.userId)) : undefined;
   let companyId: number;
@@ -60,15 +60,17 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
     for (const q of DEMO_QUEUES) await createQueue(companyId, q);
   }
   // A sandbox connection, so a person can play customers from the simulator at once.
+  let demoConnectionId: number | undefined;
   if (applied < 2 && (await listConnectionItems(companyId)).length === 0) {
     const queues = await listQueueItems(companyId);
-    await createConnection(companyId, {
+    // The stack links it to a simulated phone once the session host shows its QR (infra/local/stack.ts).
+    demoConnectionId = (await createConnection(companyId, {
       name: 'WhatsApp Sandbox',
       provider: 'sandbox',
       isDefault: true,
       queueIds: queues.map((q) => q.id),
       greetingMessage: 'Olá! Bem-vindo à Empresa 1. Escolha um setor:',
-    });
+    })).id;
   }
   // Contacts, messages and tickets stored before the search index existed (an older `.local/`, a
   // deployed table): indexed once. Idempotent, so a start interrupted before the marker redoes it.
@@ -83,5 +85,5 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
   // The contact's shown fields on each ticket (a page of tickets reads no contacts).
   if (applied < 7) for (const c of await listCompanies()) await fillTicketContactViews(c.id, (line) => log.info(line));
   if (applied < SEED_VERSION) await putItem({ ...seedMarker, entity: 'seed', version: SEED_VERSION, companyId });
-  return { companyId, adminUserId };
+  return { companyId, adminUserId, demoConnectionId };
 }

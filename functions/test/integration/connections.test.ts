@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { member, socket, tenant } from './client.js';
+import { sandbox, until } from './pipeline-helpers.js';
 
 describe('connections', () => {
   it('makes the first connection the default and keeps exactly one default', async () => {
@@ -81,6 +82,53 @@ describe('connections', () => {
     await ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === c.body.id && d.session.status === 'qrcode', 20_000);
     await t.admin.del(`/whatsapp/${c.body.id}`);
     await ws.waitFor(`company-${t.companyId}-whatsapp`, (d) => d.action === 'delete' && d.whatsappId === c.body.id);
+    ws.close();
+  });
+
+  it('starting a session twice keeps the device: create, "try again" and an immediate scan always end CONNECTED; New QR is explicit', async () => {
+    const t = await tenant({ connections: 10 });
+    const ws = await socket(t.adminToken);
+    const ev = `company-${t.companyId}-whatsappSession`;
+    const view = async (id: number) => (await sandbox<{ status: string; qr: string | null }>('GET', `/connections/${id}`)).body;
+    for (let round = 0; round < 5; round++) {
+      const created = await t.admin.post('/whatsapp', { name: `Loja ${round} ${Date.now()}`, provider: 'sandbox' });
+      expect(created.status).toBe(201);
+      const id = created.body.id as number;
+      // The console's "try again" right after creating (the same session is starting).
+      const again = await t.admin.post(`/whatsappsession/${id}`);
+      expect(again.status).toBe(200);
+      expect(['OPENING', 'qrcode']).toContain(again.body.status);
+      await until(async () => (await view(id)).status === 'qr', 'a QR on the phone');
+      const scan = await sandbox('POST', `/connections/${id}/scan`);
+      expect(scan.status, JSON.stringify(scan.body)).toBe(200);
+      await ws.waitFor(ev, (d) => d.session.id === id && d.session.status === 'CONNECTED', 20_000);
+      // Still linked and CONNECTED a moment later: no second session dropped the link.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect((await t.admin.get(`/whatsapp/${id}`)).body.status).toBe('CONNECTED');
+      expect((await view(id)).status).toBe('linked');
+    }
+
+    // A connected session: "try again" answers it as it is, New QR and a pairing code are refused.
+    const id = (await t.admin.get('/whatsapp?session=0')).body[0].id as number;
+    const mark = ws.mark();
+    const start = await t.admin.post(`/whatsappsession/${id}`);
+    expect(start.body.status).toBe('CONNECTED');
+    expect((await t.admin.put(`/whatsappsession/${id}`)).body).toMatchObject({ error: 'ERR_WAPP_ALREADY_CONNECTED' });
+    expect((await t.admin.post(`/whatsappsession/${id}`, { pairingNumber: '5511977776666' })).status).toBe(409);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(ws.frames.slice(mark).some((f) => f.event === ev && f.data.session.id === id && f.data.session.status !== 'CONNECTED')).toBe(false);
+    expect((await view(id)).status).toBe('linked');
+
+    // Disconnected, New QR pressed twice: one new QR, and scanning it links.
+    expect((await t.admin.del(`/whatsappsession/${id}`)).status).toBe(200);
+    await ws.waitFor(ev, (d) => d.session.id === id && d.session.status === 'DISCONNECTED', 20_000);
+    const [q1, q2] = await Promise.all([t.admin.put(`/whatsappsession/${id}`), t.admin.put(`/whatsappsession/${id}`)]);
+    expect([q1.status, q2.status]).toEqual([200, 200]);
+    await until(async () => (await view(id)).status === 'qr', 'the new QR');
+    expect((await sandbox('POST', `/connections/${id}/scan`)).status).toBe(200);
+    await ws.waitFor(ev, (d) => d.session.id === id && d.session.status === 'CONNECTED', 20_000, mark);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await t.admin.get(`/whatsapp/${id}`)).body.status).toBe('CONNECTED');
     ws.close();
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { inboundEventSchema, type InboundEvent, type StoredMedia } from '@balcao/shared';
+import { inboundEventSchema, type InboundEvent, type SessionStatus, type StoredMedia } from '@balcao/shared';
 import type { Logger, ProviderEvent, SessionContext } from '../provider.js';
 import type { HostBackend } from './backend.js';
 import { groupOf } from './events.js';
@@ -37,6 +37,8 @@ export interface SessionState {
    * its own; messages are still published.
    */
   quiet: boolean;
+  /** The last status the session reported (whether it is still starting, waiting for a scan, up…). */
+  status?: SessionStatus;
 }
 
 /** Publishes one event for a connection: versioned, validated, grouped per chat, deduplicated by id. */
@@ -75,6 +77,7 @@ export function createContext(opts: {
     log,
     auth: backend.authStore(companyId, connectionId),
     async emit(event) {
+      if (event.type === 'session' && !state.quiet) state.status = event.status;
       if (state.quiet && event.type === 'session') {
         log.debug({ status: event.status }, 'session status while stopping not published');
         return;

@@ -1,4 +1,4 @@
-import { addressBookPage, outboundCommandSchema, type OutboundCommand, type Peer, type RpcAnswer } from '@balcao/shared';
+import { addressBookPage, outboundCommandSchema, type OutboundCommand, type Peer, type RpcAnswer, type SessionStatus } from '@balcao/shared';
 import type { Logger, Provider, ProviderSession } from '../provider.js';
 import type { ConnectionRecord, HostBackend, ReceivedCommand } from './backend.js';
 import { createContext, publish, type SessionState } from './context.js';
@@ -13,6 +13,8 @@ class Slot {
   state?: SessionState;
   /** When the current session was started (epoch ms). */
   startedAt = 0;
+  /** When the current session was started with fresh credentials (a new QR), epoch ms. */
+  freshAt = 0;
   private chain: Promise<unknown> = Promise.resolve();
   constructor(
     readonly connectionId: number,
@@ -28,6 +30,9 @@ class Slot {
 }
 
 type Outcome = 'done' | 'retry' | 'requeue';
+
+/** A session that is starting, waiting for the phone or connected: `start` leaves it as it is. */
+const isLive = (status: SessionStatus | undefined) => status === undefined || status === 'OPENING' || status === 'qrcode' || status === 'PAIRING' || status === 'CONNECTED';
 
 /** Errors the host reports on `sendResult` and RPC answers when a session cannot do the work. */
 export const NOT_CONNECTED = 'A conexão não está conectada';
@@ -152,6 +157,7 @@ export class ShardRunner {
     slot.session = provider.create(ctx);
     slot.state = state;
     slot.startedAt = Date.now();
+    slot.freshAt = freshCredentials ? slot.startedAt : 0;
     log.info('session starting');
     await slot.session.start();
   }
@@ -238,21 +244,26 @@ export class ShardRunner {
     switch (cmd.type) {
       case 'start':
       case 'restart': {
-        // A session started after the request (the shard was just taken, e.g. right after the
-        // connection was created) already is what `start` asks for; `restart` always starts anew.
-        if (cmd.type === 'start' && slot.session && slot.startedAt >= sentAt) return 'done';
+        // A session started after the request (the shard was just taken, the same button pressed
+        // twice) already is what it asks for. A plain `start` also leaves alone a session that is
+        // starting, waiting for a scan or connected: restarting it could drop a link the phone is
+        // making at that moment. A pairing-code request switches a waiting session to a code.
+        if (slot.session && slot.startedAt >= sentAt) return 'done';
+        if (cmd.type === 'start' && !cmd.pairingNumber && slot.session && isLive(slot.state?.status)) return 'done';
         const conn = await this.o.backend.getConnection(cmd.companyId, cmd.connectionId);
         if (!conn) return this.drop(log);
-        // Otherwise a running session is stopped and started again: the API has just reset the
-        // status to OPENING and the new session reports the real one.
         await this.startSession(slot, conn, cmd.pairingNumber);
         return 'done';
       }
       case 'newQr': {
+        // Pressed twice: the fresh session the first one started is the new QR asked for.
+        if (slot.session && slot.freshAt >= sentAt) return 'done';
         const conn = await this.o.backend.getConnection(cmd.companyId, cmd.connectionId);
         if (!conn) return this.drop(log);
-        if (slot.session) await slot.session.newQr();
-        else await this.startSession(slot, conn, cmd.pairingNumber, true);
+        if (slot.session) {
+          await slot.session.newQr();
+          slot.freshAt = Date.now();
+        } else await this.startSession(slot, conn, cmd.pairingNumber, true);
         return 'done';
       }
       case 'logout': {

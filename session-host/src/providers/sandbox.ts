@@ -307,8 +307,10 @@ export class SandboxSession implements ProviderSession {
           await this.session('PAIRING', { qrcode: frame.code });
           return;
         case 'linked':
-          // Durable before anything else happens on the link: a restart must not need a new scan.
+          // Durable before the link counts: the network completes the scan only once we confirm,
+          // so a restart never leaves the phone linked to credentials nobody kept.
           await this.ctx.auth.set({ [AUTH_TOKEN]: frame.token, [AUTH_NUMBER]: frame.number });
+          if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ t: 'linked', token: frame.token }));
           return;
         case 'ready':
           this.ready = true;

@@ -82,7 +82,10 @@ interface State {
 /** What only exists while the process runs: the device socket and its QR. */
 interface Live {
   device?: WebSocket;
-  mode?: 'qr' | 'pairing' | 'linked';
+  /** `linking`: the phone scanned and the device is storing its credentials (`linked` frame, not yet confirmed). */
+  mode?: 'qr' | 'pairing' | 'linking' | 'linked';
+  /** Settles the scan waiting for the device to confirm it kept the credentials (true) or to go away (false). */
+  linkWaiter?: { token: string; settle: (stored: boolean) => void };
   qr?: string;
   qrTimer?: NodeJS.Timeout;
   pairingCode?: string;
@@ -109,6 +112,8 @@ export interface NetworkOptions {
   dir: string;
   /** A new QR every this many ms while a device waits (WhatsApp: ~20 s). */
   qrIntervalMs?: number;
+  /** How long a scan waits for the device to confirm it kept the credentials. */
+  linkTimeoutMs?: number;
   saveDelayMs?: number;
   log?: (line: string) => void;
 }
@@ -143,6 +148,7 @@ export class SandboxNetwork {
   private readonly file: string;
   private readonly mediaDir: string;
   private readonly qrIntervalMs: number;
+  private readonly linkTimeoutMs: number;
   private readonly saveDelayMs: number;
   private readonly log: (line: string) => void;
   private stopped = false;
@@ -151,6 +157,7 @@ export class SandboxNetwork {
     this.file = path.join(opts.dir, 'state.json');
     this.mediaDir = path.join(opts.dir, 'media');
     this.qrIntervalMs = opts.qrIntervalMs ?? 20_000;
+    this.linkTimeoutMs = opts.linkTimeoutMs ?? 10_000;
     this.saveDelayMs = opts.saveDelayMs ?? 200;
     this.log = opts.log ?? (() => {});
     fs.mkdirSync(this.mediaDir, { recursive: true });
@@ -221,7 +228,7 @@ export class SandboxNetwork {
     const l = this.live.get(id);
     const online = !!l?.device && l.device.readyState === WebSocket.OPEN;
     const waiting = online && (l?.mode === 'qr' || l?.mode === 'pairing');
-    const status: LinkStatus = waiting ? l!.mode! : a?.linked ? 'linked' : 'none';
+    const status: LinkStatus = waiting ? (l!.mode as 'qr' | 'pairing') : a?.linked ? 'linked' : 'none';
     return {
       id,
       status,
@@ -238,7 +245,13 @@ export class SandboxNetwork {
     return [...ids].sort((x, y) => x - y).map((id) => this.view(id));
   }
 
-  scan(id: number, body: { number?: unknown; code?: unknown } = {}): { number: string } {
+  /**
+   * The phone scans the QR (or confirms the pairing code). As on WhatsApp, the link counts only once
+   * the device has kept its credentials: the network sends `linked` with the token and waits for the
+   * device to confirm it; a device that goes away first (a restart at that moment) leaves the phone
+   * unlinked and the scan answers 409, so the phone and the device never disagree about the link.
+   */
+  async scan(id: number, body: { number?: unknown; code?: unknown } = {}): Promise<{ number: string }> {
     const l = this.live.get(id);
     if (!l?.device || (l.mode !== 'qr' && l.mode !== 'pairing')) throw new SandboxError(409, `no QR code is showing for connection ${id} (is the session host running and the connection waiting for a scan?)`);
     if (l.mode === 'pairing' && body.code !== undefined && String(body.code).replace(/\W/g, '').toUpperCase() !== l.pairingCode) {
@@ -246,13 +259,34 @@ export class SandboxNetwork {
     }
     const a = this.account(id);
     const number = body.number !== undefined && body.number !== null && body.number !== '' ? checkNumber(body.number) : (l.pairingNumber ?? a.number ?? `55119${String(id).padStart(8, '0')}`);
+    const token = crypto.randomBytes(24).toString('base64url');
+    const device = l.device;
+    clearInterval(l.qrTimer);
+    Object.assign(l, { mode: 'linking', qr: undefined, qrTimer: undefined, pairingCode: undefined });
+    const stored = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => settle(false), this.linkTimeoutMs);
+      const onClose = () => settle(false);
+      const settle = (ok: boolean) => {
+        clearTimeout(timer);
+        device.off('close', onClose);
+        if (l.linkWaiter?.token === token) l.linkWaiter = undefined;
+        resolve(ok);
+      };
+      l.linkWaiter = { token, settle };
+      device.once('close', onClose);
+      this.sendFrame(device, { t: 'linked', number, token });
+    });
+    if (!stored || l.device !== device) {
+      // The device did not keep the link: it must start over with a new QR (a silent device is closed).
+      if (l.device === device && device.readyState === WebSocket.OPEN) device.close(1011, 'the link was not confirmed');
+      this.log(`connection ${id}: the device went away before the link completed`);
+      throw new SandboxError(409, `the device of connection ${id} did not complete the link (it restarted or went away): scan the new QR code`);
+    }
     a.linked = true;
     a.number = number;
-    a.token = crypto.randomBytes(24).toString('base64url');
-    clearInterval(l.qrTimer);
-    Object.assign(l, { mode: 'linked', qr: undefined, qrTimer: undefined, pairingCode: undefined });
-    this.save();
-    this.sendFrame(l.device, { t: 'linked', number, token: a.token });
+    a.token = token;
+    // Durable before the phone is told it is linked: a stop right now must not forget the link.
+    this.flush();
     this.ready(a, l);
     this.log(`connection ${id} linked as ${number}`);
     return { number };
@@ -642,6 +676,11 @@ export class SandboxNetwork {
       const before = a.pending.length;
       a.pending = a.pending.filter((p) => p.seq > frame.seq);
       if (a.pending.length !== before) this.save();
+      return;
+    }
+    if (frame.t === 'linked') {
+      // The device kept the credentials of the link the phone is making.
+      if (l.mode === 'linking' && l.linkWaiter?.token === frame.token) l.linkWaiter.settle(true);
       return;
     }
     if (frame.t === 'pair') {

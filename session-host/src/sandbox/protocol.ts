@@ -86,6 +86,8 @@ export type DeviceFrame =
   | { t: 'pair'; number: string }
   /** Events up to and including `seq` were handled (published): the network may forget them. */
   | { t: 'ack'; seq: number }
+  /** The credentials of a `linked` frame are kept: the link counts from now on. */
+  | { t: 'linked'; token: string }
   | ({ t: 'req'; rid: number } & DeviceRequest);
 
 export function mediaTypeOf(mimetype: string, fileName?: string): string {
