@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
+import { DEFAULT_TIME_ZONE, fromZonedInput, zonedInputValue } from '@balcao/shared';
 import { applyStackEnv, endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
-import { sandbox, until } from '../../functions/test/integration/pipeline-helpers.js';
+import { linkSandboxConnection, sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
 import { browserAndCompany, type ConnectedCompany } from './support/world.js';
 
@@ -18,11 +19,11 @@ browserAndCompany((b, c) => {
   t = c;
 });
 
-/** `<input type="datetime-local">` value in the browser's (and this process's) zone. */
-const localInput = (d: Date) => {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
-};
+/**
+ * `<input type="datetime-local">` value on the company's clock (decision 34): the test company keeps
+ * the default zone, and the browser runs in this machine's (UTC here), so the two differ.
+ */
+const companyInput = (d: Date) => zonedInputValue(d, DEFAULT_TIME_ZONE);
 
 async function contact(name: string, number = phone()) {
   const res = await t.admin.post('/contacts', { name, number });
@@ -54,8 +55,8 @@ describe('schedules page', () => {
     await page.getByRole('button', { name: 'Novo agendamento' }).click();
     const d = dialog(page);
     await d.getByRole('heading', { name: 'Novo agendamento' }).waitFor();
-    // Default time: one hour ahead.
-    const def = Date.parse(await d.getByLabel('Data do envio').inputValue());
+    // Default time: one hour ahead, on the company's clock.
+    const def = Date.parse(fromZonedInput(await d.getByLabel('Data do envio').inputValue(), DEFAULT_TIME_ZONE) ?? '');
     expect(Math.abs(def - (Date.now() + 3_600_000))).toBeLessThan(3 * 60_000);
     await d.getByRole('button', { name: 'Salvar' }).click();
     await d.getByText('Obrigatório').first().waitFor();
@@ -70,7 +71,7 @@ describe('schedules page', () => {
     await expect.poll(() => d.getByLabel('Contato').inputValue()).toBe('Rosa Tavares — +55 (21) 98765-4321');
     await d.getByLabel('Mensagem').fill('Olá {{name}}, seu pedido fica pronto hoje.');
     const sendAt = new Date(Date.now() + 2 * 60_000);
-    await d.getByLabel('Data do envio').fill(localInput(sendAt));
+    await d.getByLabel('Data do envio').fill(companyInput(sendAt));
     const connName = (await t.admin.get(`/whatsapp/${t.connectionId}`)).body.name as string;
     await d.getByLabel('Conexão').selectOption({ label: connName });
     // Only png/jpg/jpeg.
@@ -85,10 +86,12 @@ describe('schedules page', () => {
     await expect.poll(() => dialog(page).count()).toBe(0);
 
     const saved = await until(async () => {
-      const list = (await t.admin.get('/schedules?searchParam=Rosa')).body.schedules as { id: number; mediaName: string | null; whatsappId: number }[];
+      const list = (await t.admin.get('/schedules?searchParam=Rosa')).body.schedules as { id: number; mediaName: string | null; whatsappId: number; sendAt: string }[];
       return list[0];
     }, 'the saved schedule');
     expect(saved).toMatchObject({ mediaName: 'pedido_pronto.png', whatsappId: t.connectionId });
+    // The time typed on the company's clock is that instant (to the minute the field holds).
+    expect(saved.sendAt).toBe(new Date(Math.floor(sendAt.getTime() / 60_000) * 60_000).toISOString());
 
     await calendar.locator('.rbc-event', { hasText: 'Rosa Tavares' }).waitFor();
     await screenshot(page, 'schedules-month-event-light-wide');
@@ -122,6 +125,49 @@ describe('schedules page', () => {
     expect(await d.getByRole('button', { name: 'Salvar' }).count()).toBe(0);
     expect(await d.getByRole('button', { name: 'Anexar imagem' }).count()).toBe(0);
     await d.getByRole('button', { name: 'Fechar' }).click();
+    await ctx.close();
+  });
+
+  it('from a ticket on a second connection: the dialog chooses that connection, and the message lands in that ticket', { timeout: 240_000 }, async () => {
+    const centro = await linkSandboxConnection(t, t.ws, `Loja Centro ${Date.now() % 1e6}`);
+    const number = phone();
+    expect((await sandbox('POST', `/connections/${centro.id}/messages`, { from: number, name: 'Cliente do Centro', body: 'Bom dia, loja do centro' })).status).toBeLessThan(300);
+    const ticket = await ticketOf(t, number);
+    const uuid = (await t.admin.get(`/tickets/${ticket.id}`)).body.uuid as string;
+    const defaultName = ((await t.admin.get('/whatsapp?session=0')).body as { name: string; isDefault: boolean }[]).find((c) => c.isDefault)!.name;
+    const agent = await member(t.admin, { name: 'Duda Agenda', profile: 'admin' });
+    const ctx = await newContext(browser, { viewport: WIDE });
+    const page = await ctx.newPage();
+    await signInUi(page, web(), agent.email, PASSWORD);
+    await page.goto(`${web()}/tickets/${uuid}`);
+    await page.getByRole('button', { name: 'Agendar mensagem' }).click();
+    const d = page.getByRole('dialog', { name: 'Novo agendamento' });
+    await d.waitFor();
+    // The ticket's connection is chosen; "Conexão padrão" names the connection it stands for.
+    const select = d.getByLabel('Conexão');
+    expect(await select.inputValue()).toBe(String(centro.id));
+    expect(await select.locator('option').first().textContent()).toBe(`Conexão padrão (${defaultName})`);
+    await d.getByLabel('Mensagem').fill('Seu conserto fica pronto amanhã.');
+    const sendAt = new Date(Date.now() + 2 * 60_000);
+    await d.getByLabel('Data do envio').fill(companyInput(sendAt));
+    await screenshot(page, 'schedules-dialog-from-ticket-second-connection');
+    await d.getByRole('button', { name: 'Salvar' }).click();
+    await page.getByText('Agendamento salvo com sucesso.').waitFor();
+    const saved = await until(async () => {
+      const list = (await t.admin.get(`/schedules?searchParam=${encodeURIComponent('conserto')}`)).body.schedules as { id: number; whatsappId: number; ticketId: number }[];
+      return list[0];
+    }, 'the saved schedule');
+    expect(saved).toMatchObject({ whatsappId: centro.id, ticketId: ticket.id });
+
+    applyStackEnv();
+    const { sweepSchedules } = await import('../../functions/src/services/schedules.js');
+    await sweepSchedules(sendAt.getTime() + 60_000);
+    await until(async () => (await t.admin.get(`/schedules/${saved.id}`)).body.status === 'ENVIADA', 'the schedule sent', 60_000);
+    const viaCentro = (await sandbox<any[]>('GET', `/connections/${centro.id}/messages?peer=${number}`)).body;
+    expect(viaCentro.some((m) => m.fromMe && m.body === 'Seu conserto fica pronto amanhã.')).toBe(true);
+    expect((await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${number}`)).body).toEqual([]);
+    // In the conversation that was open: the message shows there, no second ticket.
+    await page.getByTestId('message-list').getByText('Seu conserto fica pronto amanhã.').waitFor({ timeout: 30_000 });
     await ctx.close();
   });
 

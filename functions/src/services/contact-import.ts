@@ -3,13 +3,13 @@ import { AppError, IMPORT_MAX_ROWS, addressBookPage, companyEvent, contactImport
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { log } from '../core/log.js';
-import { batchGet, transact, tx, updateItem, type TransactItem } from '../core/db.js';
+import { batchGet, getItem, transact, tx, updateItem, type TransactItem } from '../core/db.js';
 import { keys } from '../core/keys.js';
 import { publish } from '../core/realtime.js';
 import { askSessionHost } from '../core/rpc.js';
 import type { Identity } from '../core/identity.js';
 import { contactIndexItems, indexContact } from './search-index.js';
-import { listConnectionItems } from './connections.js';
+import { connectionKey, defaultConnection, type ConnectionItem } from './connections.js';
 import { contactKey, contactsIndexKeys, numberMarker, toApiContacts, type ContactItem } from './contacts.js';
 import { refreshContactViews } from './contact-view.js';
 
@@ -295,8 +295,9 @@ export async function importContactList(identity: Identity, body: Record<string,
  */
 export async function importFromPhone(identity: Identity, body: Record<string, unknown>): Promise<ImportResult & { total: number; next: string | null }> {
   const data = parseOrThrow(contactImportSchema, body);
-  const connections = await listConnectionItems(identity.companyId);
-  const connection = data.whatsappId ? connections.find((c) => c.id === data.whatsappId) : connections.find((c) => c.isDefault) ?? connections[0];
+  const connection = data.whatsappId
+    ? await getItem<ConnectionItem>(connectionKey(identity.companyId, data.whatsappId))
+    : await defaultConnection(identity.companyId, identity.user.whatsappId);
   if (!connection) throw new AppError(data.whatsappId ? 404 : 400, data.whatsappId ? 'ERR_NO_WAPP_FOUND' : 'ERR_NO_DEF_WAPP_FOUND');
   if (connection.status !== 'CONNECTED') throw new AppError(400, 'ERR_WAPP_NOT_INITIALIZED');
   const asked = { after: data.after, limit: IMPORT_MAX_ROWS };

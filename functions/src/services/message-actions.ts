@@ -7,6 +7,7 @@ import {
   MULTIPART_MEDIA_MAX_BYTES,
   TICKET_CLOSED,
   buildVcard,
+  fillVariables,
   parseOrThrow,
   reactionSchema,
   sendMessageSchema,
@@ -23,7 +24,9 @@ import { contactKey, type ContactItem } from './contacts.js';
 import { checkFile, checkUpload, commitFile, commitUpload, type OutgoingMedia } from './media.js';
 import { changeMessage, findMessageById, publishMessageChange, type MessageItem } from './messages.js';
 import { sendInTicket, sendMessageAction, type OutgoingMessage } from './outbound.js';
-import { publishTicketChange } from './ticket-lifecycle.js';
+import { publishTicketChange, timeZone } from './ticket-lifecycle.js';
+import { keys } from '../core/keys.js';
+import type { QueueItem } from './types.js';
 import { getTicketItem, ticketKey, type TicketItem } from './tickets.js';
 
 /**
@@ -83,6 +86,12 @@ export async function sendFromConsole(identity: Identity, ticket: TicketItem, in
     }
   }
 
+  // Variables (server-behaviour §3) are filled at send time, as in automated texts: a quick reply
+  // or a typed `{{name}}` reaches the customer as their name, never as the placeholder.
+  if (parts.some((p) => hasVariables(p.body))) {
+    const fill = await variableFiller(identity, ticket);
+    for (const p of parts) p.body = fill(p.body);
+  }
   const messages: MessageItem[] = [];
   let current = ticket;
   for (const [i, part] of parts.entries()) {
@@ -113,6 +122,19 @@ function captioned(body: string, files: { kind: string; caption?: string; media:
   return parts;
 }
 
+const hasVariables = (text: string) => text.includes('{{');
+
+/** Fills the variables of a text sent in `ticket` by the agent of `identity`. */
+async function variableFiller(identity: Identity, ticket: TicketItem): Promise<(text: string) => string> {
+  const [contact, queue, zone] = await Promise.all([
+    ticket.contactView ? ticket.contactView : getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)),
+    ticket.queueId ? getItem<QueueItem>(keys.queue(ticket.companyId, ticket.queueId)) : undefined,
+    timeZone(ticket.companyId),
+  ]);
+  const context = { name: contact?.name, queue: queue?.name, agent: identity.user.name, timeZone: zone };
+  return (text) => (hasVariables(text) ? fillVariables(text, context) : text);
+}
+
 async function contactOf(m: MessageItem): Promise<ContactItem> {
   const contact = await getItem<ContactItem>(contactKey(m.companyId, m.contactId));
   if (!contact) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
@@ -135,6 +157,7 @@ export async function editMessage(identity: Identity, ticket: TicketItem, messag
   if (message.mediaType || message.isDeleted) throw invalid('editMsg', EDIT_NOT_ALLOWED);
   if (now - Date.parse(message.createdAt) > MESSAGE_EDIT_WINDOW_MS) throw invalid('editMsg', EDIT_WINDOW_EXPIRED);
   if (!body.trim()) throw invalid('body', MSG.required);
+  if (hasVariables(body)) body = (await variableFiller(identity, ticket))(body);
   const contact = await contactOf(message);
   let deleted = false;
   const updated = await changeMessage(message, (m) => {

@@ -34,11 +34,12 @@ import { deleteObject, putObject, readUrl } from '../core/storage.js';
 import type { Identity } from '../core/identity.js';
 import type { UploadedFile } from '../core/http.js';
 import { queues } from '../workers/manifest.js';
-import { connectionKey, listConnectionItems, type ConnectionItem } from './connections.js';
+import { connectionKey, defaultConnection, type ConnectionItem } from './connections.js';
 import { contactKey, fold, getContactItem, type ContactItem } from './contacts.js';
 import { sendInTicket } from './outbound.js';
 import { timeZone } from './ticket-lifecycle.js';
-import { findOrCreateTicket } from './tickets.js';
+import { findOrCreateTicket, type TicketItem } from './tickets.js';
+import { visibleTicket } from './conversation.js';
 import type { UserItem } from './types.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
 
@@ -173,6 +174,24 @@ async function assertConnection(companyId: number, whatsappId: number | null | u
   }
 }
 
+/**
+ * The conversation a schedule is made from: one the caller sees, of the schedule's contact. Its
+ * connection is the schedule's when none is chosen, so the message lands in that conversation.
+ */
+async function originTicket(identity: Identity, ticketId: number, contactId: number): Promise<TicketItem> {
+  let ticket: TicketItem;
+  try {
+    ticket = await visibleTicket(identity, ticketId);
+  } catch {
+    throw new AppError(404, 'ERR_NO_TICKET_FOUND', { fields: [{ field: 'ticketId', message: 'ERR_NO_TICKET_FOUND' }] });
+  }
+  if (ticket.contactId !== contactId) {
+    throw new AppError(400, 'ERR_VALIDATION', { message: TICKET_OF_OTHER_CONTACT, fields: [{ field: 'ticketId', message: TICKET_OF_OTHER_CONTACT }] });
+  }
+  return ticket;
+}
+const TICKET_OF_OTHER_CONTACT = 'O atendimento não é deste contato';
+
 async function contactOf(companyId: number, contactId: number): Promise<ContactItem> {
   try {
     return await getContactItem(companyId, contactId);
@@ -211,6 +230,7 @@ export async function createSchedule(identity: Identity, input: unknown): Promis
   const companyId = identity.companyId;
   const contact = await contactOf(companyId, data.contactId);
   await assertConnection(companyId, data.whatsappId);
+  const origin = data.ticketId ? await originTicket(identity, data.ticketId, contact.id) : undefined;
   const id = await nextId(companyId, 'schedule');
   const now = new Date().toISOString();
   const item: ScheduleItem = {
@@ -230,8 +250,8 @@ export async function createSchedule(identity: Identity, input: unknown): Promis
     sentAt: null,
     status: 'PENDENTE',
     reason: null,
-    whatsappId: data.whatsappId ?? null,
-    ticketId: null,
+    whatsappId: data.whatsappId ?? origin?.whatsappId ?? null,
+    ticketId: origin?.id ?? null,
     messageId: null,
     sendingAt: null,
     handoffs: 0,
@@ -262,17 +282,22 @@ export async function updateSchedule(identity: Identity, id: number, input: unkn
   const companyId = identity.companyId;
   const contact = data.contactId && data.contactId !== current.contactId ? await contactOf(companyId, data.contactId) : undefined;
   if (data.whatsappId !== undefined) await assertConnection(companyId, data.whatsappId);
+  const contactId = contact?.id ?? current.contactId;
+  const origin = data.ticketId ? await originTicket(identity, data.ticketId, contactId) : undefined;
+  // Another contact leaves the conversation the schedule was made from.
+  const ticketId = origin?.id ?? (contact ? null : current.ticketId);
   const sendAt = data.sendAt ?? current.sendAt;
   const next: ScheduleItem = {
     ...current,
     GSI1SK: `${sendAt}#${pad(id)}`,
     ...dueKeys(companyId, id, sendAt),
-    contactId: contact?.id ?? current.contactId,
+    contactId,
     contactName: contact?.name ?? current.contactName,
     contactNumber: contact?.number ?? current.contactNumber,
     body: data.body ?? current.body,
     sendAt,
-    whatsappId: data.whatsappId === undefined ? current.whatsappId : data.whatsappId,
+    whatsappId: data.whatsappId === undefined ? (origin?.whatsappId ?? current.whatsappId) : (data.whatsappId ?? origin?.whatsappId ?? null),
+    ticketId,
     status: 'PENDENTE',
     reason: null,
     reasonCode: null,
@@ -435,14 +460,16 @@ const failure = (code: ScheduleErrorCode, params: ScheduleReasonParams = {}, tex
 const fail = async (s: ScheduleItem, code: ScheduleErrorCode, params?: ScheduleReasonParams, text?: string): Promise<ScheduleOutcome> =>
   (await finish(s, { status: 'ERRO', ...failure(code, params, text) })) ? 'failed' : 'skipped';
 
-/** The schedule's connection, or the company's default when it has none (or it was deleted). */
-async function connectionFor(s: ScheduleItem): Promise<ConnectionItem | undefined> {
+/**
+ * The schedule's connection (chosen, or its conversation's); without one (or once deleted), the
+ * default connection of the scheduling user, as the dialog's "Conexão padrão" says.
+ */
+async function connectionFor(s: ScheduleItem, user: UserItem | undefined): Promise<ConnectionItem | undefined> {
   if (s.whatsappId) {
     const own = await getItem<ConnectionItem>(connectionKey(s.companyId, s.whatsappId));
     if (own) return own;
   }
-  const all = await listConnectionItems(s.companyId);
-  return all.find((c) => c.isDefault) ?? all[0];
+  return defaultConnection(s.companyId, user?.whatsappId);
 }
 
 /**
@@ -460,7 +487,8 @@ export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome>
   }
   const contact = await getItem<ContactItem>(contactKey(s.companyId, s.contactId));
   if (!contact) return fail(s, 'CONTACT_NOT_FOUND');
-  const conn = await connectionFor(s);
+  const user = await getItem<UserItem>(keys.user(s.companyId, s.userId));
+  const conn = await connectionFor(s, user);
   if (!conn) return fail(s, 'NO_CONNECTION');
   if (conn.status !== 'CONNECTED') return fail(s, 'CONNECTION_DOWN', { connection: conn.name });
   if (!contact.isGroup) {
@@ -486,8 +514,9 @@ export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome>
     throw err;
   }
   try {
+    // The contact's conversation on that connection: the one it was made from while it is open,
+    // else reopened or new by the inbound rule (server-behaviour §2 step 4).
     const { ticket } = await findOrCreateTicket(s.companyId, conn.id, contact);
-    const user = await getItem<UserItem>(keys.user(s.companyId, s.userId));
     const body = fillVariables(s.body, { name: contact.name, agent: user?.name ?? null, timeZone: await timeZone(s.companyId) });
     const media = s.mediaKey && s.mediaType ? { key: s.mediaKey, mimetype: s.mediaType, fileName: s.mediaName ?? undefined, size: s.mediaSize ?? 0, mediaType: 'image' as const } : undefined;
     const message = await sendInTicket(ticket, { body, userId: s.userId, media });

@@ -19,7 +19,7 @@ import { publish } from '../core/realtime.js';
 import { sendCommand } from '../core/commands.js';
 import type { Identity } from '../core/identity.js';
 import { contactKey, type ContactItem } from './contacts.js';
-import { connectionKey, type ConnectionItem } from './connections.js';
+import { connectionKey, defaultConnection, type ConnectionItem } from './connections.js';
 import { messageSk, type MessageItem } from './messages.js';
 import { sendInTicket } from './outbound.js';
 import { settingValue } from './settings.js';
@@ -166,9 +166,8 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
   let whatsappId = data.whatsappId ?? null;
   if (whatsappId) await connectionOf(companyId, whatsappId);
   else {
-    // The company's default connection (the one new conversations start from).
-    const conns = await queryAll<ConnectionItem>(`C#${companyId}`, 'WAPP#');
-    const def = conns.find((c) => c.isDefault) ?? conns[0];
+    // The default connection (the one new conversations start from): the caller's own, else the company's.
+    const def = await defaultConnection(companyId, identity.user.whatsappId);
     if (!def) throw new AppError(404, 'ERR_NO_DEF_WAPP_FOUND');
     whatsappId = def.id;
   }

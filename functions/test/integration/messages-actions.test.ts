@@ -188,3 +188,36 @@ describe('visibility', () => {
 
 // Every write path these tests went through kept the tab-badge counters exact.
 afterAll(expectCountersMatchTickets, 60_000);
+
+describe('variables in what agents send (server-behaviour §3, issue 14 §6)', () => {
+  it('a quick reply, typed text or a caption with {{name}}, {{firstName}}, {{ms}}, {{agent}}, {{queue}} reaches the customer filled', async () => {
+    const t = await conversation('5511976542090', 'Maria Clara Souza');
+    const queue = await t.admin.post('/queue', { name: 'Vendas', color: '#0E7490' });
+    expect(queue.status, JSON.stringify(queue.body)).toBe(201);
+    expect((await t.admin.put(`/tickets/${t.ticketId}`, { queueId: queue.body.id, userId: t.adminUser.id, status: 'open' })).status).toBe(200);
+    const reply = await t.admin.post('/quick-messages', { shortcode: 'saudacao', message: '{{ms}} {{firstName}}! Sou {{agent}}, de {{queue}}. Pedido de {{ name }}. {{desconhecida}}' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+
+    // What the composer sends when the agent picks the quick reply without filling it (an API client, an old console).
+    const sent = await t.admin.post(`/messages/${t.ticketId}`, { body: reply.body.message });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const filled = new RegExp(`^(Bom dia|Boa tarde|Boa noite|Boa madrugada) Maria! Sou ${t.adminUser.name}, de Vendas\\. Pedido de Maria Clara Souza\\. \\{\\{desconhecida\\}\\}$`);
+    expect(sent.body.body).toMatch(filled);
+    await t.onPhone((m) => m.id === sent.body.id && filled.test(m.body), 'the filled text on the phone');
+    expect((await messagesOf(t.admin, t.ticketId)).find((m) => m.id === sent.body.id)?.body).toMatch(filled);
+
+    // A file's caption too (a quick reply with an attachment sends its text as the caption).
+    const form = new FormData();
+    form.append('medias', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'comprovante.png');
+    form.append('body', '{{firstName}}, segue o comprovante');
+    const withFile = await t.admin.form('POST', `/messages/${t.ticketId}`, form);
+    expect(withFile.status, JSON.stringify(withFile.body)).toBe(201);
+    await t.onPhone((m) => m.mediaType === 'image' && m.body === 'Maria, segue o comprovante', 'the filled caption on the phone');
+
+    // An edit is filled the same way.
+    const edited = await t.admin.post(`/messages/${t.ticketId}`, { body: 'Obrigado, {{firstName}}!', editMsg: { id: sent.body.id } });
+    expect(edited.body.body).toBe('Obrigado, Maria!');
+    await t.onPhone((m) => m.id === sent.body.id && m.body === 'Obrigado, Maria!', 'the filled edit on the phone');
+    t.ws.close();
+  });
+});

@@ -22,11 +22,13 @@ export async function until<T>(fn: () => Promise<T | undefined | false>, what: s
   }
 }
 
-/** A tenant with a sandbox connection scanned and CONNECTED. */
-export async function connected(planOverrides: Record<string, unknown> = {}) {
-  const t = await tenant(planOverrides);
-  const ws = await socket(t.adminToken);
-  const created = await t.admin.post('/whatsapp', { name: uniq('Loja '), provider: 'sandbox' });
+/** Adds a sandbox connection to the tenant, scans its QR and waits until it is CONNECTED. */
+export async function linkSandboxConnection(
+  t: { companyId: number; admin: Awaited<ReturnType<typeof tenant>>['admin'] },
+  ws: Awaited<ReturnType<typeof socket>>,
+  name = uniq('Loja '),
+) {
+  const created = await t.admin.post('/whatsapp', { name, provider: 'sandbox' });
   expect(created.status).toBe(201);
   const id = created.body.id as number;
   const qr = await ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === id && d.session.status === 'qrcode' && d.session.qrcode, 20_000);
@@ -34,7 +36,15 @@ export async function connected(planOverrides: Record<string, unknown> = {}) {
   expect((await sandbox('POST', `/connections/${id}/scan`)).status).toBeLessThan(300);
   const up = await ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === id && d.session.status === 'CONNECTED', 20_000);
   expect(up.data.session.number).toMatch(/^\d{10,15}$/);
-  return { ...t, ws, connectionId: id, number: up.data.session.number as string };
+  return { id, name, number: up.data.session.number as string };
+}
+
+/** A tenant with a sandbox connection scanned and CONNECTED. */
+export async function connected(planOverrides: Record<string, unknown> = {}) {
+  const t = await tenant(planOverrides);
+  const ws = await socket(t.adminToken);
+  const link = await linkSandboxConnection(t, ws);
+  return { ...t, ws, connectionId: link.id, number: link.number };
 }
 
 export async function ticketOf(t: Awaited<ReturnType<typeof connected>>, number: string) {

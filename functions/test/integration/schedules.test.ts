@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FILE_CONTENT_MISMATCH, SCHEDULE_MEDIA_REFUSED } from '@balcao/shared';
 import { applyStackEnv, member, socket, tenant, uniq } from './client.js';
 import { PDF, PNG } from './messages-helpers.js';
-import { connected, sandbox, until } from './pipeline-helpers.js';
+import { connected, linkSandboxConnection, sandbox, ticketOf, until } from './pipeline-helpers.js';
 
 /*
  * Scheduled messages (spec 001 §3-§7, server-behaviour §8). Time is moved by giving a schedule a
@@ -275,6 +275,63 @@ describe('schedule dispatch (server-behaviour §8)', () => {
     const fixed = await t.admin.put(`/schedules/${b.id}`, { whatsappId: t.connectionId, sendAt: inAnHour() });
     expect(fixed.status).toBe(200);
     expect(fixed.body).toMatchObject({ status: 'PENDENTE', reason: null, reasonCode: null, reasonParams: null, whatsappId: t.connectionId });
+    t.ws.close();
+  });
+
+  it('goes out on the connection of the ticket it was made from, in that ticket (reopened when closed); "default" is the user\'s then the company\'s', async () => {
+    const t = await connected(); // the tenant's first connection: the company's default
+    const { sweepSchedules } = await services();
+    const centro = await linkSandboxConnection(t, t.ws, uniq('Loja Centro '));
+    const number = customerNumber();
+    expect((await sandbox('POST', `/connections/${centro.id}/messages`, { from: number, name: 'Cliente Centro', body: 'Oi, loja do centro' })).status).toBeLessThan(300);
+    const ticket = await ticketOf(t, number);
+    const contactId = (await t.admin.get(`/tickets/${ticket.id}`)).body.contactId as number;
+    const phone = async (connectionId: number) => (await sandbox<any[]>('GET', `/connections/${connectionId}/messages?peer=${number}`)).body.filter((m) => m.fromMe);
+    const ev = `company-${t.companyId}-schedule`;
+    const dueNow = () => new Date(Date.now() - 1000).toISOString();
+    const sendDue = async (id: number) => {
+      const mark = t.ws.mark();
+      await sweepSchedules(Date.now());
+      return (await t.ws.waitFor(ev, (d) => d.schedule?.id === id && d.schedule.status !== 'PENDENTE' && d.schedule.status !== 'AGENDADA', 30_000, mark)).data.schedule;
+    };
+
+    // From the ticket screen with no connection chosen: the ticket's connection, the ticket's conversation.
+    const fromTicket = await t.admin.post('/schedules', { body: 'Seu pedido saiu para entrega', contactId, sendAt: dueNow(), whatsappId: null, ticketId: ticket.id });
+    expect(fromTicket.status, JSON.stringify(fromTicket.body)).toBe(201);
+    expect(fromTicket.body).toMatchObject({ whatsappId: centro.id, whatsapp: { id: centro.id, name: centro.name }, ticketId: ticket.id });
+    expect(await sendDue(fromTicket.body.id)).toMatchObject({ status: 'ENVIADA', whatsappId: centro.id, ticketId: ticket.id });
+    expect((await phone(centro.id)).map((m) => m.body)).toContain('Seu pedido saiu para entrega');
+    expect(await phone(t.connectionId)).toEqual([]);
+    const open = (await t.admin.get(`/tickets?status=pending&showAll=true`)).body.tickets as { id: number; contactId: number }[];
+    expect(open.filter((x) => x.contactId === contactId).map((x) => x.id)).toEqual([ticket.id]);
+
+    // Closed meanwhile: reopened by the inbound rule (closed less than two hours ago), not a second ticket.
+    const later = await t.admin.post('/schedules', { body: 'Lembrete: retire na loja', contactId, sendAt: inAnHour(), ticketId: ticket.id });
+    expect(later.status).toBe(201);
+    expect((await t.admin.put(`/tickets/${ticket.id}`, { status: 'closed', isJustFinish: true })).status).toBe(200);
+    expect((await t.admin.put(`/schedules/${later.body.id}`, { sendAt: dueNow() })).status).toBe(200);
+    expect(await sendDue(later.body.id)).toMatchObject({ status: 'ENVIADA', whatsappId: centro.id, ticketId: ticket.id });
+    expect((await t.admin.get(`/tickets/${ticket.id}`)).body.status).toBe('pending');
+    expect(await phone(t.connectionId)).toEqual([]);
+
+    // A ticket of another contact, or one this tenant does not have: refused, nothing stored.
+    const other = await contact(t.admin, 'Outra Pessoa');
+    expect((await t.admin.post('/schedules', { body: 'Mensagem trocada', contactId: other.id, sendAt: inAnHour(), ticketId: ticket.id })).body).toMatchObject({ field: 'ticketId' });
+    const stranger = await tenant();
+    const theirs = await contact(stranger.admin, 'Cliente Deles');
+    expect((await stranger.admin.post('/schedules', { body: 'Mensagem de fora', contactId: theirs.id, sendAt: inAnHour(), ticketId: ticket.id })).status).toBe(404);
+
+    // "Conexão padrão" from the schedules page: the scheduling user's own default connection, else the company's.
+    expect((await t.admin.put(`/users/${t.adminUser.id}`, { whatsappId: centro.id })).status).toBe(200);
+    const fresh = await contact(t.admin, 'Cliente Novo');
+    const byDefault = await schedule(t.admin, { body: 'Bem-vindo à loja do centro', contactId: fresh.id, sendAt: dueNow() });
+    expect(await sendDue(byDefault.id)).toMatchObject({ status: 'ENVIADA', whatsappId: centro.id });
+    const viaCentro = (await sandbox<any[]>('GET', `/connections/${centro.id}/messages?peer=${fresh.number}`)).body;
+    expect(viaCentro.map((m) => m.body)).toContain('Bem-vindo à loja do centro');
+    // The new-ticket dialog's default is the same rule.
+    const agentTicket = await t.admin.post('/tickets', { contactId: other.id, status: 'open' });
+    expect(agentTicket.status, JSON.stringify(agentTicket.body)).toBe(201);
+    expect(agentTicket.body.whatsappId).toBe(centro.id);
     t.ws.close();
   });
 });

@@ -95,8 +95,17 @@ export const scheduleSchema = z.object({
     z.number({ error: MSG.obrigatorio }).int({ error: MSG.invalidValue }).positive({ error: MSG.invalidValue }),
   ),
   sendAt: sendAtField(),
-  /** The connection to send through; none means the company's default at send time. */
+  /**
+   * The connection to send through; none means the default connection at send time: the
+   * scheduling user's own default (`whatsappId` of the user), else the company's.
+   */
   whatsappId: optionalId().optional(),
+  /**
+   * The conversation the schedule was made from (the ticket screen's action): the schedule goes out
+   * on that ticket's connection when none is chosen, and lands in it (reopened by the normal rule if
+   * it was closed meanwhile).
+   */
+  ticketId: optionalId().optional(),
   /** Set by the media upload only; values sent here are ignored (the client cannot name S3 keys). */
   mediaPath: z.unknown().optional(),
   mediaName: z.unknown().optional(),

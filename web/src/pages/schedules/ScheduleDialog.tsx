@@ -1,22 +1,28 @@
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, SelectField, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import {
   FORM_SUBMIT_DELAY_MS,
   SCHEDULE_DEFAULT_AHEAD_MS,
+  SCHEDULE_INVALID_DATE,
   SCHEDULE_MEDIA_MAX_BYTES,
+  fromZonedInput,
   isScheduleMedia,
   scheduleSchema,
+  zonedInputValue,
   type Schedule,
 } from '@balcao/shared';
 import { api } from '../../api/http';
 import { applyFieldErrors, errorText, toastError } from '../../api/errors';
 import { AttachmentField, useAttachment } from '../../ui/AttachmentField';
 import { ContactSearchField, MIN_CONTACT_SEARCH } from '../../ui/ContactSearchField';
+import { useDates } from '../../ui/dates';
 import { Modal } from '../../ui/Modal';
 import { delay, fieldError, resolver } from '../../ui/form';
 import { toast } from '../../ui/toast';
+import { useAuth } from '../../auth/AuthContext';
+import { defaultConnectionName } from '../connections/default';
 import { StatusChip, useScheduleReason } from './StatusChip';
 import './schedules.css';
 
@@ -24,6 +30,12 @@ export interface ScheduleContact {
   id: number;
   name: string;
   number: string;
+}
+
+/** The conversation a schedule is made from (the ticket screen's action). */
+export interface ScheduleTicket {
+  id: number;
+  whatsappId: number;
 }
 
 interface Values {
@@ -36,27 +48,28 @@ interface Values {
 /** The variables filled at send time (server-behaviour §3), shown as typed. */
 const VARIABLES = ['name', 'firstName', 'ms', 'hora', 'protocol', 'agent'].map((v) => `{{${v}}}`).join(', ');
 
-/** `<input type="datetime-local">` speaks local wall time without a zone. */
-export function toLocalInput(date: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}T${p(date.getHours())}:${p(date.getMinutes())}`;
-}
+/** The browser's own zone: the send time field names its zone when the company's is another. */
+const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * Schedule dialog (spec 001 §3-§5): contact (search), message of at least 5 characters, send time
  * (default one hour ahead), connection (the company's default when none is chosen) and an
  * optional png/jpg/jpeg image, uploaded after the schedule is saved (the upload route needs its
  * id). The title shows the status; once sent, everything is read-only. Exported for the ticket
- * screen's schedule action, which passes the ticket's contact.
+ * screen's schedule action, which passes the ticket's contact and the ticket: its connection is
+ * chosen, so the message goes out in that conversation. "Conexão padrão" names the connection it
+ * stands for (the user's own default, else the company's), the one the server picks at send time.
  */
 export default function ScheduleDialog({
   schedule,
   contact: initialContact,
+  ticket,
   onClose,
   onSaved,
 }: {
   schedule: Schedule | null;
   contact?: ScheduleContact | null;
+  ticket?: ScheduleTicket;
   onClose: () => void;
   onSaved?: (s: Schedule) => void;
 }) {
@@ -65,25 +78,29 @@ export default function ScheduleDialog({
   // After a create whose upload failed, a retry edits that schedule instead of creating another.
   const [current, setCurrent] = useState<Schedule | null>(schedule);
   const [contact, setContact] = useState<ScheduleContact | null>(schedule?.contact ?? initialContact ?? null);
-  const [connections, setConnections] = useState<{ id: number; name: string }[]>([]);
+  const { user } = useAuth();
+  const [connections, setConnections] = useState<{ id: number; name: string; isDefault: boolean }[]>([]);
   const attachment = useAttachment();
   const readOnly = !!current?.sentAt;
+  // `<input type="datetime-local">` holds a wall time without a zone: it is the company's wall
+  // clock, the one the calendar shows (decision 34), whatever the browser's zone.
+  const dates = useDates();
 
-  const { register, handleSubmit, setValue, getValues, setError, clearErrors, formState } = useForm<Values>({
+  const { register, control, handleSubmit, setValue, getValues, setError, clearErrors, formState } = useForm<Values>({
     resolver: resolver<Values>(scheduleSchema),
     defaultValues: {
       body: schedule?.body ?? '',
       contactId: schedule?.contactId ?? initialContact?.id ?? '',
-      sendAt: toLocalInput(schedule ? new Date(schedule.sendAt) : new Date(Date.now() + SCHEDULE_DEFAULT_AHEAD_MS)),
-      whatsappId: schedule?.whatsappId ? String(schedule.whatsappId) : '',
+      sendAt: zonedInputValue(schedule ? schedule.sendAt : Date.now() + SCHEDULE_DEFAULT_AHEAD_MS, dates.timeZone),
+      whatsappId: schedule ? (schedule.whatsappId ? String(schedule.whatsappId) : '') : ticket ? String(ticket.whatsappId) : '',
     },
   });
 
   useEffect(() => {
     let live = true;
     api
-      .get<{ id: number; name: string }[]>('/whatsapp', { query: { session: 0 } })
-      .then((list) => live && setConnections(list.map((c) => ({ id: c.id, name: c.name }))))
+      .get<{ id: number; name: string; isDefault: boolean }[]>('/whatsapp', { query: { session: 0 } })
+      .then((list) => live && setConnections(list.map((c) => ({ id: c.id, name: c.name, isDefault: c.isDefault }))))
       .catch(toastError);
     return () => {
       live = false;
@@ -100,11 +117,19 @@ export default function ScheduleDialog({
     if (readOnly) return;
     await delay(FORM_SUBMIT_DELAY_MS);
     const v = getValues();
+    // An untouched field sends the stored instant back as it was (its seconds included).
+    const sendAt = fromZonedInput(v.sendAt, dates.timeZone, current?.sendAt);
+    if (!sendAt) {
+      setError('sendAt', { message: SCHEDULE_INVALID_DATE });
+      return;
+    }
     const body = {
       body: v.body.trim(),
       contactId: v.contactId,
-      sendAt: new Date(v.sendAt).toISOString(),
+      sendAt,
       whatsappId: v.whatsappId ? Number(v.whatsappId) : null,
+      // Made from a conversation (and still for its contact): the schedule lands in it.
+      ...(ticket && !current && v.contactId === initialContact?.id ? { ticketId: ticket.id } : {}),
     };
     let saved: Schedule;
     try {
@@ -135,6 +160,7 @@ export default function ScheduleDialog({
     onClose();
   });
 
+  const defaultName = defaultConnectionName(connections, user?.whatsappId);
   const err = formState.errors;
   const title = current ? t('schedules.dialogEdit', { status: t(`schedules.status.${current.status}`) }) : t('schedules.dialogAdd');
   return (
@@ -144,7 +170,7 @@ export default function ScheduleDialog({
           {current && (
             <Flex alignItems="center" gap="0.5rem" wrap="wrap">
               <StatusChip status={current.status} />
-              {current.sentAt && <Text as="span">{t('schedules.sentAt', { date: new Date(current.sentAt).toLocaleString() })}</Text>}
+              {current.sentAt && <Text as="span">{t('schedules.sentAt', { date: dates.dateTime(current.sentAt) })}</Text>}
               {reasonOf(current) && (
                 <Text as="span" className="sch-reason" role="status" data-testid="schedule-reason">
                   {reasonOf(current)}
@@ -180,18 +206,37 @@ export default function ScheduleDialog({
               type="datetime-local"
               isReadOnly={readOnly}
               flex="1 1 14rem"
+              descriptiveText={browserZone() === dates.timeZone ? undefined : t('dates.zone', { zone: dates.timeZone.replace(/_/g, ' ') })}
               {...register('sendAt')}
               hasError={!!err.sendAt}
               errorMessage={fieldError(err.sendAt)}
             />
-            <SelectField label={t('schedules.connection')} isDisabled={readOnly} flex="1 1 14rem" {...register('whatsappId')} hasError={!!err.whatsappId} errorMessage={fieldError(err.whatsappId)}>
-              <option value="">{t('schedules.defaultConnection')}</option>
-              {connections.map((c) => (
-                <option key={c.id} value={String(c.id)}>
-                  {c.name}
-                </option>
-              ))}
-            </SelectField>
+            {/* React owns the value: the list loads after the dialog opens, and an uncontrolled select
+                whose option is not there yet would fall back to the first one. */}
+            <Controller
+              control={control}
+              name="whatsappId"
+              render={({ field }) => (
+                <SelectField
+                  label={t('schedules.connection')}
+                  isDisabled={readOnly}
+                  flex="1 1 14rem"
+                  name={field.name}
+                  value={field.value}
+                  onChange={(e) => field.onChange(e.target.value)}
+                  onBlur={field.onBlur}
+                  hasError={!!err.whatsappId}
+                  errorMessage={fieldError(err.whatsappId)}
+                >
+                  <option value="">{defaultName ? t('schedules.defaultConnectionNamed', { name: defaultName }) : t('schedules.defaultConnection')}</option>
+                  {connections.map((c) => (
+                    <option key={c.id} value={String(c.id)}>
+                      {c.name}
+                    </option>
+                  ))}
+                </SelectField>
+              )}
+            />
           </Flex>
           <AttachmentField
             attachment={attachment}

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Loader } from '@aws-amplify/ui-react';
-import type { User } from '@balcao/shared';
+import { companyTimeZone, fillVariables, type User } from '@balcao/shared';
 import { api } from '../../../api/http';
 import { toastError } from '../../../api/errors';
 import { toast } from '../../../ui/toast';
@@ -181,10 +181,12 @@ export function Composer({
         }
         return;
       }
-      setText(q.message);
+      // The agent sees what the customer will get (the server fills again at send time, so a
+      // variable left in the text is never sent as typed).
+      setText(fillVariables(q.message, { name: contactName, queue: ticket.queue?.name, agent: me.name, timeZone: companyTimeZone(me) }));
       requestAnimationFrame(() => input.current?.focus());
     },
-    [ticket.id, mode],
+    [ticket.id, ticket.queue?.name, mode, contactName, me],
   );
 
   useEffect(() => {

@@ -254,6 +254,7 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
           <ScheduleDialog
             schedule={null}
             contact={{ id: ticket.contact.id, name: ticket.contact.name, number: ticket.contact.number }}
+            ticket={{ id: ticket.id, whatsappId: ticket.whatsappId }}
             onClose={() => setScheduleOpen(false)}
             onSaved={() => setScheduleOpen(false)}
           />
