@@ -70,3 +70,26 @@ export function onLines(stream: NodeJS.ReadableStream | null, cb: (line: string)
   });
   stream.on('end', () => buf.trim() && cb(buf));
 }
+
+/**
+ * A log that notes when it last wrote. `settled(quietMs, maxMs)` resolves once nothing was logged
+ * for `quietMs` (after `maxMs` at most): `npm start` prints its banner then, below the start-up
+ * lines that come after the stack is up (the session host taking its shards, the first sweep).
+ */
+export function settlingLog(log: Log): { log: Log; settled: (quietMs: number, maxMs: number) => Promise<void> } {
+  let last = Date.now();
+  return {
+    log: (part, line) => {
+      last = Date.now();
+      log(part, line);
+    },
+    settled: async (quietMs, maxMs) => {
+      const deadline = Date.now() + maxMs;
+      for (;;) {
+        const wait = Math.min(last + quietMs, deadline) - Date.now();
+        if (wait <= 0) return;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    },
+  };
+}

@@ -1,3 +1,4 @@
+import { settlingLog } from './http-util.js';
 import { startLocalStack } from './stack.js';
 
 /*
@@ -8,10 +9,11 @@ const COLORS: Record<string, number> = {
   dynamodb: 34, 'sqs/s3': 36, cognito: 35, gateway: 32, ws: 33, workers: 94, sweeper: 96, web: 92, sandbox: 95, stack: 37,
 };
 const tty = process.stdout.isTTY;
-const log = (part: string, line: string) => {
+const out = settlingLog((part: string, line: string) => {
   const tag = `[${part}]`;
   process.stdout.write(`${tty ? `\x1b[${COLORS[part] ?? 37}m${tag}\x1b[0m` : tag} ${line}\n`);
-};
+});
+const log = out.log;
 
 const started = Date.now();
 let stack: Awaited<ReturnType<typeof startLocalStack>> | undefined;
@@ -44,7 +46,10 @@ try {
   });
   if (stopping) await stack.stop();
   const e = stack.endpoints;
-  log('stack', `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const ready = Date.now() - started;
+  // The banner comes last: after the lines parts still log once the stack is up.
+  await out.settled(1500, 15_000);
+  log('stack', `ready in ${(ready / 1000).toFixed(1)} s`);
   process.stdout.write(
     [
       '',
@@ -52,7 +57,7 @@ try {
       `  Sign in as   ${e.admin.email} / ${e.admin.password}`,
       `  API          ${e.apiUrl}`,
       `  WebSocket    ${e.wsUrl}`,
-      `  WhatsApp     ${e.sandboxUrl}/  (simulator: scan the QR, write as customers)`,
+      `  WhatsApp     ${e.sandboxUrl}/  (simulator: the demo connection is linked; write as customers, scan new QRs)`,
       `  Mailbox      ${e.sandboxUrl}/mailbox/{email}  (password-reset codes)`,
       `  Cognito      ${e.cognito.endpoint}  pool ${e.cognito.userPoolId}  client ${e.cognito.userPoolClientId}`,
       `  Endpoints    .local/endpoints.json`,

@@ -62,11 +62,17 @@ export async function buildWebIfStale(log: Log) {
   }
 }
 
-async function runBuild(log: Log) {
+/**
+ * `vite build` of the console into `outDir` (web/dist unless told). Only vite's warnings and errors
+ * are logged, then one summary line: its listing of every chunk (~90 lines) buried the start banner.
+ */
+export async function runBuild(log: Log, outDir = WEB_DIST) {
   log('web', 'building the console (vite)…');
   const started = Date.now();
+  const elsewhere = path.resolve(outDir) !== WEB_DIST ? ['--outDir', path.resolve(outDir), '--emptyOutDir'] : [];
   await new Promise<void>((resolve, reject) => {
-    const child = spawn('npm', ['run', 'build', '-w', 'web'], {
+    // --silent: without npm's own "> vite build" header lines; the script's output still comes through.
+    const child = spawn('npm', ['run', '--silent', 'build', '-w', 'web', '--', '--logLevel', 'warn', ...elsewhere], {
       cwd: REPO_ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...(process.stdout.isTTY ? {} : { NO_COLOR: '1', FORCE_COLOR: '0' }) },
@@ -78,7 +84,23 @@ async function runBuild(log: Log) {
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`web build failed (exit ${code})`))));
   });
-  log('web', `built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log('web', buildSummary(outDir, Date.now() - started));
+}
+
+/** What a build made, in one line: the scripts and stylesheets under `<outDir>/assets` and their size. */
+export function buildSummary(outDir: string, ms: number): string {
+  const assets = path.join(outDir, 'assets');
+  let scripts = 0;
+  let styles = 0;
+  let bytes = 0;
+  for (const name of fs.existsSync(assets) ? fs.readdirSync(assets) : []) {
+    const ext = path.extname(name);
+    if (ext !== '.js' && ext !== '.css') continue;
+    if (ext === '.js') scripts++;
+    else styles++;
+    bytes += fs.statSync(path.join(assets, name)).size;
+  }
+  return `built in ${(ms / 1000).toFixed(1)} s: ${scripts} scripts and ${styles} stylesheets, ${Math.round(bytes / 1024)} kB in ${path.relative(REPO_ROOT, path.resolve(outDir)) || '.'}`;
 }
 
 const TYPES: Record<string, string> = {

@@ -60,13 +60,13 @@ describe('connections page', () => {
     await page.getByRole('button', { name: 'Adicionar conexão' }).click();
     const dialog = page.getByRole('dialog', { name: 'Adicionar conexão' });
     await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await dialog.getByText('Required').waitFor();
+    await dialog.getByText('Obrigatório').waitFor();
     await dialog.getByLabel('Nome', { exact: true }).fill('A');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await dialog.getByText('Too Short!').waitFor();
+    await dialog.getByText('Muito curto!').waitFor();
     await dialog.getByLabel('Nome', { exact: true }).fill('x'.repeat(51));
     await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await dialog.getByText('Too Long!').waitFor();
+    await dialog.getByText('Muito longo!').waitFor();
 
     const name = uniq('Loja ');
     await dialog.getByLabel('Nome', { exact: true }).fill(name);

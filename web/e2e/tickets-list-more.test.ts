@@ -106,7 +106,7 @@ describe('tickets list panel: paging, search, new ticket, query flow', () => {
     await page.getByRole('button', { name: 'Novo' }).click();
     const dialog = page.getByRole('dialog', { name: 'Criar Ticket' });
     await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await dialog.getByText('Required').waitFor();
+    await dialog.getByText('Obrigatório').waitFor();
     await dialog.locator('.amplify-field__error-message', { hasText: 'Selecione uma fila' }).waitFor();
     await screenshot(page, 'new-ticket-errors-light-wide');
 

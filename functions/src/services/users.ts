@@ -5,6 +5,7 @@ import {
   companyEvent,
   parseOrThrow,
   userCreateSchema,
+  userListQuerySchema,
   userUpdateSchema,
   type User,
 } from '@balcao/shared';
@@ -66,11 +67,18 @@ export async function searchUsers(companyId: number, searchParam: string | undef
   };
 }
 
-export async function listUsersBrief(companyId: number) {
-  const all = await listUserItems(companyId);
-  return all
-    .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'))
-    .map((u) => ({ id: u.id, name: u.name, email: u.email, profile: u.profile, online: isOnline(u), companyId: u.companyId }));
+/**
+ * Names and online state of the company's users (decision 12), in name order: every user, or one
+ * queue's users narrowed by a fragment and cut to `limit` (the ticket transfer, decision 36).
+ */
+export async function listUsersBrief(companyId: number, query: unknown = {}) {
+  const { queueId, searchParam, limit } = parseOrThrow(userListQuerySchema, query);
+  const term = fold(searchParam ?? '');
+  const all = (await listUserItems(companyId))
+    .filter((u) => !queueId || (u.queueIds ?? []).includes(queueId))
+    .filter((u) => !term || fold(u.name).includes(term) || fold(u.email).includes(term))
+    .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'));
+  return (limit ? all.slice(0, limit) : all).map((u) => ({ id: u.id, name: u.name, email: u.email, profile: u.profile, online: isOnline(u), companyId: u.companyId }));
 }
 
 async function assertQueuesExist(companyId: number, queueIds: number[]) {

@@ -35,6 +35,20 @@ export const userUpdateSchema = userCreateSchema.partial().extend({
 export type UserCreateInput = z.infer<typeof userCreateSchema>;
 export type UserUpdateInput = z.infer<typeof userUpdateSchema>;
 
+/** The most users `GET /users/list` answers when asked for a bounded list (`limit`). */
+export const USER_LIST_LIMIT_MAX = 200;
+
+/**
+ * `GET /users/list` (names and online state, open to the company): optionally only one queue's
+ * users, narrowed by a name or e-mail fragment of any length, and at most `limit` of them (the
+ * ticket transfer dialog; decision 36). Without parameters, every user of the company.
+ */
+export const userListQuerySchema = z.object({
+  queueId: optionalId().optional(),
+  searchParam: z.preprocess((v) => (typeof v === 'string' ? v.trim() : v), z.string().max(100, { error: MSG.tooLong }).optional()),
+  limit: z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).min(1, { error: MSG.invalidValue }).max(USER_LIST_LIMIT_MAX, { error: MSG.invalidValue }).optional(),
+});
+
 /** Queue form (spec 003 §5). Options tree and schedules come with later work. */
 export const queueSchema = z.object({
   name: boundedName(2, 255),

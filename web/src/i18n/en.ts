@@ -3,6 +3,7 @@ import type { Catalogue } from './pt';
 const en: Catalogue = {
   app: { name: 'Balcão' },
   common: {
+    comingSoon: 'Coming soon',
     save: 'Save',
     cancel: 'Cancel',
     add: 'Add',
@@ -39,6 +40,7 @@ const en: Catalogue = {
     passwordPolicy: 'The password must have at least 8 characters, with an uppercase letter, a lowercase letter and a digit',
     passwordMismatch: 'Passwords do not match',
     invalidValue: 'Invalid value',
+    scientificNumber: 'Number in scientific notation (the spreadsheet rounded it): format the column as text',
   },
   login: {
     title: 'Sign in',
@@ -187,6 +189,7 @@ const en: Catalogue = {
     selectQueue: 'Select a queue',
     connection: 'Connection',
     defaultConnection: 'Default connection',
+    defaultConnectionNamed: 'Default connection ({{name}})',
     queryContactFailed: 'Could not find or create the contact.',
   },
   notifications: {
@@ -273,7 +276,6 @@ const en: Catalogue = {
     tokenHelp: 'Used by the external API to send messages through this connection.',
     prompt: 'Prompt (Open.Ai)',
     integration: 'Integration',
-    unavailable: 'Not available yet',
     nameTaken: 'A connection with this name already exists',
     tokenTaken: 'This token is already in use',
     qrTitle: 'Scan the QR code: {{name}}',
@@ -337,6 +339,7 @@ const en: Catalogue = {
     overdue: 'Overdue',
   },
   plans: {
+    flagComingSoon: '{{name}} (coming soon)',
     add: 'New plan',
     name: 'Name',
     users: 'Users',
@@ -397,14 +400,18 @@ const en: Catalogue = {
     searchNone: 'No messages found.',
     searchLoadMore: 'More results',
   },
+  dates: {
+    today: 'Today',
+    yesterday: 'Yesterday',
+    /** Under a time entered on the company's clock when the browser's zone is another. */
+    zone: 'Time in {{zone}}',
+  },
   messages: {
     empty: 'No messages found',
     searching: 'Looking for messages...',
     sayHello: 'Say hello to your new contact!',
     deleted: 'Message deleted',
     edited: 'Edited',
-    today: 'Today',
-    yesterday: 'Yesterday',
     failed: 'Not sent',
     retry: 'Try again',
     reply: 'Reply',
@@ -474,7 +481,8 @@ const en: Catalogue = {
     queue: 'Queue',
     user: 'User',
     userSearch: 'Search user',
-    userSearchHint: 'Type at least 3 characters to search for a user.',
+    userSearchHint: "The list shows the chosen queue's users; type to narrow it.",
+    moreUsers: 'Showing the first {{count}}; type to find the others.',
     noUser: 'No user (the ticket goes back to waiting)',
     connection: 'Connection',
     sameConnection: 'Keep the current connection',
@@ -483,6 +491,7 @@ const en: Catalogue = {
     done: 'Ticket transferred.',
   },
   tags: {
+    kanbanComingSoon: 'The Kanban board is coming soon; the tag is already marked for it.',
     title: 'Tags',
     searchPlaceholder: 'Search...',
     add: 'Add tag',
@@ -520,6 +529,7 @@ const en: Catalogue = {
     sendAt: 'Send at',
     connection: 'Connection',
     defaultConnection: 'Default connection',
+    defaultConnectionNamed: 'Default connection ({{name}})',
     attachment: 'Image',
     noAttachment: 'No image',
     attach: 'Attach image',
@@ -617,11 +627,11 @@ const en: Catalogue = {
     importPhoneTitle: 'Import contacts from the phone',
     importPhoneMessage: "Import every contact of the default connection's phone address book?",
     importCsvTitle: 'Import contacts from a CSV',
-    importCsvHelp: 'A semicolon-separated file with a header row and the columns name, number and email.',
+    importCsvHelp: 'A CSV file (comma, semicolon or tab separated) with a header row and the columns name, number and email (nome, número, telefone and e-mail also work).',
     chooseFile: 'Choose file',
     rowsInFile_one: '{{count}} row',
     rowsInFile_other: '{{count}} rows',
-    noNumberColumn: 'The header has no number column: every row will be refused.',
+    noNumberColumn: 'The header has no number column (number, número or telefone), so nothing can be imported. Columns read: {{columns}}.',
     progress: 'Import progress',
     import: 'Import',
     importing: 'Importing...',
@@ -636,6 +646,7 @@ const en: Catalogue = {
     transferFrom: 'From attendant',
     transferTo: 'To attendant',
     transferHint: 'Every contact of {{from}} will move to {{to}}.',
+    sameAttendant: 'Cannot transfer to the same attendant',
     transferred_one: '{{count}} contact transferred',
     transferred_other: '{{count}} contacts transferred',
     userSearchPlaceholder: "Type the attendant's name",
@@ -686,6 +697,8 @@ const en: Catalogue = {
     ERR_RATE_LIMITED: 'Too many requests. Wait a moment and try again.',
     ERR_PLAN_IN_USE: 'This plan is used by companies and cannot be deleted.',
     ERR_DUPLICATED_SHORTCODE: 'A quick reply with this shortcode already exists.',
+    ERR_WAPP_ALREADY_CONNECTED: 'The connection is already connected; disconnect it before linking another device.',
+    ERR_WAPP_STATE_CHANGED: 'The state of the connection changed while the request was made; try again.',
   },
 };
 

@@ -3,6 +3,7 @@ import type { Catalogue } from './pt';
 const es: Catalogue = {
   app: { name: 'Balcão' },
   common: {
+    comingSoon: 'Disponible próximamente',
     save: 'Guardar',
     cancel: 'Cancelar',
     add: 'Agregar',
@@ -39,6 +40,7 @@ const es: Catalogue = {
     passwordPolicy: 'La contraseña debe tener al menos 8 caracteres, con mayúscula, minúscula y número',
     passwordMismatch: 'Las contraseñas no coinciden',
     invalidValue: 'Valor inválido',
+    scientificNumber: 'Número en notación científica (la hoja de cálculo lo redondeó): formatee la columna como texto',
   },
   login: {
     title: 'Iniciar sesión',
@@ -187,6 +189,7 @@ const es: Catalogue = {
     selectQueue: 'Seleccione una cola',
     connection: 'Conexión',
     defaultConnection: 'Conexión predeterminada',
+    defaultConnectionNamed: 'Conexión predeterminada ({{name}})',
     queryContactFailed: 'No se pudo encontrar/crear el contacto.',
   },
   notifications: {
@@ -273,7 +276,6 @@ const es: Catalogue = {
     tokenHelp: 'Lo usa la API externa para enviar mensajes por esta conexión.',
     prompt: 'Prompt (Open.Ai)',
     integration: 'Integración',
-    unavailable: 'Aún no disponible',
     nameTaken: 'Ya existe una conexión con ese nombre',
     tokenTaken: 'Ese token ya está en uso',
     qrTitle: 'Escanee el código QR: {{name}}',
@@ -337,6 +339,7 @@ const es: Catalogue = {
     overdue: 'Vencida',
   },
   plans: {
+    flagComingSoon: '{{name}} (próximamente)',
     add: 'Nuevo plan',
     name: 'Nombre',
     users: 'Usuarios',
@@ -397,14 +400,18 @@ const es: Catalogue = {
     searchNone: 'Ningún mensaje encontrado.',
     searchLoadMore: 'Más resultados',
   },
+  dates: {
+    today: 'Hoy',
+    yesterday: 'Ayer',
+    /** Under a time entered on the company's clock when the browser's zone is another. */
+    zone: 'Hora de {{zone}}',
+  },
   messages: {
     empty: 'Ningún mensaje encontrado',
     searching: 'Buscando mensajes...',
     sayHello: '¡Salude a su nuevo contacto!',
     deleted: 'Mensaje eliminado',
     edited: 'Editado',
-    today: 'Hoy',
-    yesterday: 'Ayer',
     failed: 'Error al enviar',
     retry: 'Intentar de nuevo',
     reply: 'Responder',
@@ -474,7 +481,8 @@ const es: Catalogue = {
     queue: 'Cola',
     user: 'Usuario',
     userSearch: 'Buscar usuario',
-    userSearchHint: 'Escriba al menos 3 caracteres para buscar un usuario.',
+    userSearchHint: 'La lista muestra los usuarios de la cola elegida; escriba para filtrar.',
+    moreUsers: 'Mostrando los primeros {{count}}; escriba para encontrar los demás.',
     noUser: 'Sin usuario (la atención vuelve a espera)',
     connection: 'Conexión',
     sameConnection: 'Mantener la conexión actual',
@@ -483,6 +491,7 @@ const es: Catalogue = {
     done: 'Atención transferida.',
   },
   tags: {
+    kanbanComingSoon: 'El tablero Kanban llega pronto; la etiqueta ya queda marcada para él.',
     title: 'Etiquetas',
     searchPlaceholder: 'Buscar...',
     add: 'Agregar etiqueta',
@@ -520,6 +529,7 @@ const es: Catalogue = {
     sendAt: 'Fecha de envío',
     connection: 'Conexión',
     defaultConnection: 'Conexión predeterminada',
+    defaultConnectionNamed: 'Conexión predeterminada ({{name}})',
     attachment: 'Imagen',
     noAttachment: 'Sin imagen',
     attach: 'Adjuntar imagen',
@@ -617,11 +627,11 @@ const es: Catalogue = {
     importPhoneTitle: 'Importar contactos del celular',
     importPhoneMessage: '¿Importar todos los contactos de la agenda del celular de la conexión predeterminada?',
     importCsvTitle: 'Importar contactos de un CSV',
-    importCsvHelp: 'Archivo separado por punto y coma, con una fila de encabezado y las columnas name, number y email.',
+    importCsvHelp: 'Archivo CSV (separado por comas, punto y coma o tabulaciones) con una fila de encabezado y las columnas nombre, número y email (name, number, teléfono y e-mail también sirven).',
     chooseFile: 'Elegir archivo',
     rowsInFile_one: '{{count}} fila',
     rowsInFile_other: '{{count}} filas',
-    noNumberColumn: 'El encabezado no tiene la columna number: todas las filas serán rechazadas.',
+    noNumberColumn: 'El encabezado no tiene una columna de número (número, number o teléfono), así que no se puede importar nada. Columnas leídas: {{columns}}.',
     progress: 'Progreso de la importación',
     import: 'Importar',
     importing: 'Importando...',
@@ -636,6 +646,7 @@ const es: Catalogue = {
     transferFrom: 'Agente de origen',
     transferTo: 'Agente de destino',
     transferHint: 'Todos los contactos de {{from}} pasarán a {{to}}.',
+    sameAttendant: 'No es posible transferir al mismo agente',
     transferred_one: '{{count}} contacto transferido',
     transferred_other: '{{count}} contactos transferidos',
     userSearchPlaceholder: 'Escriba el nombre del agente',
@@ -686,6 +697,8 @@ const es: Catalogue = {
     ERR_RATE_LIMITED: 'Demasiadas solicitudes. Espere un momento e inténtelo de nuevo.',
     ERR_PLAN_IN_USE: 'Este plan está en uso por empresas y no puede eliminarse.',
     ERR_DUPLICATED_SHORTCODE: 'Ya existe una respuesta rápida con este atajo.',
+    ERR_WAPP_ALREADY_CONNECTED: 'La conexión ya está conectada; desconéctela antes de vincular otro dispositivo.',
+    ERR_WAPP_STATE_CHANGED: 'El estado de la conexión cambió mientras se hacía la solicitud; inténtelo de nuevo.',
   },
 };
 

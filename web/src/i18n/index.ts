@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, MSG, SCHEDULE_INVALID_DATE, SCHEDULE_MEDIA_REFUSED, type Language } from '@balcao/shared';
+import { LANGUAGES, MSG, SAME_ATTENDANT, SCHEDULE_INVALID_DATE, SCHEDULE_MEDIA_REFUSED, SELECT_QUEUE, type Language } from '@balcao/shared';
 import pt, { type Catalogue } from './pt';
 
 const stored = localStorage.getItem('language');
@@ -53,11 +53,36 @@ MESSAGE_KEYS['Número inválido'] = 'connections.invalidNumber';
 // Schedule dialog messages (shared/src/schemas/schedules.ts).
 MESSAGE_KEYS[SCHEDULE_INVALID_DATE] = 'schedules.invalidDate';
 MESSAGE_KEYS[SCHEDULE_MEDIA_REFUSED] = 'schedules.mediaRefused';
+// Refusals of the ticket and contact transfers.
+MESSAGE_KEYS[SELECT_QUEUE] = 'tickets.selectQueue';
+MESSAGE_KEYS[SAME_ATTENDANT] = 'contacts.sameAttendant';
 
+/** Labels of the fields the API names before a message ("number: Too Short!", contact import refusals). */
+const FIELD_KEYS: Record<string, string> = { name: 'contacts.name', number: 'contacts.number', email: 'contacts.email' };
+
+const messageKey = (message: string) =>
+  MESSAGE_KEYS[message] ?? (/^ERR_[A-Z_]+$/.test(message) && i18n.exists(`errors.${message}`) ? `errors.${message}` : undefined);
+
+/**
+ * The one way a message of the shared schemas or the API reaches the screen: the spec's texts and
+ * error codes become the user's language, also after a field prefix ("number: Too Short!" is
+ * "Número: Muito curto!"; "row: …" names no field). Anything else is shown as it came.
+ */
+export function translateMessage(message: string): string;
+export function translateMessage(message: string | undefined): string | undefined;
 export function translateMessage(message: string | undefined): string | undefined {
   if (!message) return message;
-  const key = MESSAGE_KEYS[message] ?? (/^ERR_[A-Z_]+$/.test(message) && i18n.exists(`errors.${message}`) ? `errors.${message}` : undefined);
-  return key ? i18n.t(key) : message;
+  const key = messageKey(message);
+  if (key) return i18n.t(key);
+  const prefixed = /^([A-Za-z][\w.]*): (.+)$/s.exec(message);
+  if (!prefixed) return message;
+  const [, field, rest] = prefixed;
+  const inner = messageKey(rest);
+  // An unknown field before an unknown text is likely not a prefix at all: shown as it came.
+  const label = field === 'row' ? '' : FIELD_KEYS[field] ? i18n.t(FIELD_KEYS[field]) : inner ? field : undefined;
+  if (label === undefined) return message;
+  const text = inner ? i18n.t(inner) : rest;
+  return label ? `${label}: ${text}` : text;
 }
 
 export default i18n;

@@ -17,7 +17,7 @@ export const handler = createRouter('users', {
     }
     return searchUsers(targetCompany(req), req.query.searchParam, pageParams(req.query).pageNumber);
   },
-  'GET /users/list': (req) => listUsersBrief(targetCompany(req)),
+  'GET /users/list': (req) => listUsersBrief(targetCompany(req), req.query),
   'GET /users/{id}': async (req) => toApiUser(await getUserItem(targetCompany(req), idParam(req.params.id))),
   'POST /users': async (req) => {
     const user = await createUser(targetCompany(req), req.body, req.files);

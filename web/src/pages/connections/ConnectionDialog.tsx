@@ -6,6 +6,7 @@ import { connectionSchema, FORM_SUBMIT_DELAY_MS, PROVIDERS, type Connection, typ
 import { api } from '../../api/http';
 import { applyFieldErrors, toastError } from '../../api/errors';
 import { Modal } from '../../ui/Modal';
+import { BUILT } from '../../features';
 import { QueueChips } from '../../ui/QueueChips';
 import { delay, fieldError, resolver } from '../../ui/form';
 import { toast } from '../../ui/toast';
@@ -115,7 +116,7 @@ export function randomToken(): string {
   return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
-/** Prompts and integrations come with later issues: a missing route leaves their field disabled. */
+/** Prompts and integrations come with later issues (features.ts): until then their fields stay disabled. */
 const optionalList = (path: string) =>
   api
     .get<unknown>(path)
@@ -149,8 +150,8 @@ export default function ConnectionDialog({
   useEffect(() => {
     let live = true;
     api.get<Queue[]>('/queue').then((l) => live && setQueues(l)).catch(() => live && setQueues([]));
-    void optionalList('/prompt').then((l) => live && setPrompts(l));
-    void optionalList('/queueIntegration').then((l) => live && setIntegrations(l));
+    if (BUILT.prompts) void optionalList('/prompt').then((l) => live && setPrompts(l));
+    if (BUILT.integrations) void optionalList('/queueIntegration').then((l) => live && setIntegrations(l));
     if (connectionId !== null) {
       api
         .get<Connection>(`/whatsapp/${connectionId}`)
@@ -374,7 +375,7 @@ export default function ConnectionDialog({
                       onChange={(e) => field.onChange(e.target.value)}
                       onBlur={field.onBlur}
                       isDisabled={!prompts}
-                      descriptiveText={prompts ? undefined : t('connections.unavailable')}
+                      descriptiveText={prompts ? undefined : t('common.comingSoon')}
                       hasError={!!err.promptId}
                       errorMessage={fieldError(err.promptId)}
                     >
@@ -398,7 +399,7 @@ export default function ConnectionDialog({
                       onChange={(e) => field.onChange(e.target.value)}
                       onBlur={field.onBlur}
                       isDisabled={!integrations}
-                      descriptiveText={integrations ? undefined : t('connections.unavailable')}
+                      descriptiveText={integrations ? undefined : t('common.comingSoon')}
                       hasError={!!err.integrationId}
                       errorMessage={fieldError(err.integrationId)}
                     >

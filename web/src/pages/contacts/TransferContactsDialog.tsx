@@ -102,7 +102,7 @@ export default function TransferContactsDialog({ open, onClose, onDone }: { open
     if (!source) errs.source = t('validation.required');
     if (!destination) errs.destination = t('validation.required');
     // The same refusal as the server's, before asking it.
-    else if (source && source.id === destination.id) errs.destination = SAME_ATTENDANT;
+    else if (source && source.id === destination.id) errs.destination = translateMessage(SAME_ATTENDANT);
     setErrors(errs);
     if (errs.source || errs.destination) return;
     setBusy(true);
@@ -114,8 +114,8 @@ export default function TransferContactsDialog({ open, onClose, onDone }: { open
       onClose();
     } catch (e) {
       const field = e instanceof ApiError ? e.body.fields?.[0] : undefined;
-      if (field?.field === 'userIdSource') setErrors({ source: translateMessage(field.message) ?? field.message });
-      else if (field?.field === 'userIdDestination') setErrors({ destination: translateMessage(field.message) ?? field.message });
+      if (field?.field === 'userIdSource') setErrors({ source: translateMessage(field.message) });
+      else if (field?.field === 'userIdDestination') setErrors({ destination: translateMessage(field.message) });
       else setErrors({ destination: errorText(e) });
     } finally {
       setBusy(false);
@@ -132,7 +132,7 @@ export default function TransferContactsDialog({ open, onClose, onDone }: { open
             value={source}
             onChange={(u) => {
               setSource(u);
-              setErrors((e) => ({ ...e, source: undefined, destination: e.destination === SAME_ATTENDANT ? undefined : e.destination }));
+              setErrors((e) => ({ ...e, source: undefined, destination: e.destination === translateMessage(SAME_ATTENDANT) ? undefined : e.destination }));
             }}
             error={errors.source}
             testId="transfer-source"

@@ -8,6 +8,7 @@ import { toastError } from '../../api/errors';
 import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { toast } from '../../ui/toast';
+import { UNBUILT_SETTINGS } from '../../features';
 
 const ED = ['enabled', 'disabled'];
 /** The Options tab of spec 000 §7: each key with the values it may take. */
@@ -66,7 +67,16 @@ export default function Options() {
   return (
     <div className="settings-grid">
       {OPTIONS.map((o) => (
-        <SelectField key={o.key} label={t(`settings.keys.${o.key}`)} value={value(o.key)} onChange={(e) => void change(o.key, e.target.value)} data-testid={`setting-${o.key}`}>
+        <SelectField
+          key={o.key}
+          label={t(`settings.keys.${o.key}`)}
+          value={value(o.key)}
+          onChange={(e) => void change(o.key, e.target.value)}
+          data-testid={`setting-${o.key}`}
+          // A setting of a feature still to come changes nothing yet: shown, not offered.
+          isDisabled={UNBUILT_SETTINGS.includes(o.key)}
+          descriptiveText={UNBUILT_SETTINGS.includes(o.key) ? t('common.comingSoon') : undefined}
+        >
           {o.values.map((v) => (
             <option key={v} value={v}>
               {t(`settings.values.${v}`)}

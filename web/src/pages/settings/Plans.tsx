@@ -11,6 +11,7 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Modal } from '../../ui/Modal';
 import { fieldError, resolver } from '../../ui/form';
 import { toast } from '../../ui/toast';
+import { UNBUILT_PLAN_FLAGS } from '../../features';
 import { RowActions } from '../../ui/TableParts';
 
 type Numbers = 'users' | 'connections' | 'queues' | 'campaigns' | 'schedules';
@@ -143,7 +144,14 @@ function PlanDialog({ plan, onClose, onSaved }: { plan: Plan | null; onClose: ()
                 key={f}
                 control={control}
                 name={f}
-                render={({ field }) => <CheckboxField label={t(`plans.flags.${f}`)} name={f} checked={!!field.value} onChange={(e) => field.onChange(e.target.checked)} />}
+                render={({ field }) => (
+                  <CheckboxField
+                    label={UNBUILT_PLAN_FLAGS.includes(f) ? t('plans.flagComingSoon', { name: t(`plans.flags.${f}`) }) : t(`plans.flags.${f}`)}
+                    name={f}
+                    checked={!!field.value}
+                    onChange={(e) => field.onChange(e.target.checked)}
+                  />
+                )}
               />
             ))}
           </div>

@@ -1,6 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button, Flex, SelectField, SwitchField, TextField } from '@aws-amplify/ui-react';
+import { Button, Flex, SelectField, SwitchField, Text, TextField } from '@aws-amplify/ui-react';
 import { FORM_SUBMIT_DELAY_MS, TAG_TYPES, tagSchema, type TagType } from '@balcao/shared';
 import { api } from '../../api/http';
 import { applyFieldErrors, toastError } from '../../api/errors';
@@ -101,13 +101,19 @@ export default function TagDialog({ tag, canKanban, onClose, onSaved }: { tag: T
             ))}
           </SelectField>
           {canKanban && type === 'ticket' && (
-            <SwitchField
-              label={t('tags.kanban')}
-              isChecked={!!kanban}
-              onChange={(e) => setValue('kanban', e.target.checked)}
-              hasError={!!err.kanban}
-              errorMessage={fieldError(err.kanban)}
-            />
+            <div>
+              <SwitchField
+                label={t('tags.kanban')}
+                isChecked={!!kanban}
+                onChange={(e) => setValue('kanban', e.target.checked)}
+                hasError={!!err.kanban}
+                errorMessage={fieldError(err.kanban)}
+              />
+              {/* The board itself comes with its own issue: the mark is kept for it, and says so. */}
+              <Text as="p" fontSize="small" className="muted" data-testid="kanban-coming-soon">
+                {t('tags.kanbanComingSoon')}
+              </Text>
+            </div>
           )}
           <Flex justifyContent="flex-end" gap="0.5rem">
             <Button onClick={onClose}>{t('common.cancel')}</Button>

@@ -1,12 +1,13 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Flex, SelectField } from '@aws-amplify/ui-react';
-import { FORM_SUBMIT_DELAY_MS, isAdminProfile, SELECT_QUEUE, type User } from '@balcao/shared';
+import { FORM_SUBMIT_DELAY_MS, isAdminProfile, type User } from '@balcao/shared';
 import { api, ApiError } from '../../api/http';
 import { errorText, toastError } from '../../api/errors';
 import { translateMessage } from '../../i18n';
 import { ContactSearchField, MIN_CONTACT_SEARCH } from '../../ui/ContactSearchField';
 import { Modal } from '../../ui/Modal';
+import { defaultConnectionName } from '../connections/default';
 import { delay } from '../../ui/form';
 import type { Option } from './MultiSelect';
 import type { ApiTicket } from './types';
@@ -46,7 +47,7 @@ export default function NewTicketDialog({
   const admin = isAdminProfile(user.profile) || !!user.super;
   const [contact, setContact] = useState<ContactLite | null>(initialContact ?? null);
   const [queueId, setQueueId] = useState<string>(queues.length === 1 ? String(queues[0]!.id) : '');
-  const [connections, setConnections] = useState<{ id: number; name: string }[]>([]);
+  const [connections, setConnections] = useState<{ id: number; name: string; isDefault: boolean }[]>([]);
   const [whatsappId, setWhatsappId] = useState<string>(user.whatsappId ? String(user.whatsappId) : '');
   const [errors, setErrors] = useState<{ contact?: string; queue?: string }>({});
   const [conflict, setConflict] = useState<string | null>(null);
@@ -55,8 +56,8 @@ export default function NewTicketDialog({
   useEffect(() => {
     let live = true;
     api
-      .get<{ id: number; name: string }[]>('/whatsapp', { query: { session: 0 } })
-      .then((list) => live && setConnections(list.map((c) => ({ id: c.id, name: c.name }))))
+      .get<{ id: number; name: string; isDefault: boolean }[]>('/whatsapp', { query: { session: 0 } })
+      .then((list) => live && setConnections(list.map((c) => ({ id: c.id, name: c.name, isDefault: c.isDefault }))))
       .catch(toastError);
     return () => {
       live = false;
@@ -74,7 +75,7 @@ export default function NewTicketDialog({
       // The contact form's own messages (name/number length, duplicate number) under the field.
       const body = e instanceof ApiError ? e.body : undefined;
       const msg = body?.fields?.[0]?.message ?? body?.message;
-      if (e instanceof ApiError && e.status === 400 && msg) setErrors((x) => ({ ...x, contact: translateMessage(msg) ?? msg }));
+      if (e instanceof ApiError && e.status === 400 && msg) setErrors((x) => ({ ...x, contact: translateMessage(msg) }));
       else toastError(e);
     } finally {
       setBusy(false);
@@ -111,13 +112,14 @@ export default function NewTicketDialog({
         setConflict(c.holder ? t('tickets.alreadyAssigned', { name: c.holder.name }) : errorText(e));
       } else if (e instanceof ApiError && e.status === 400 && e.body.fields?.some((f) => f.field === 'queueId')) {
         const m = e.body.fields.find((f) => f.field === 'queueId')!.message;
-        setErrors({ queue: m === SELECT_QUEUE ? t('tickets.selectQueue') : (translateMessage(m) ?? m) });
+        setErrors({ queue: translateMessage(m) });
       } else toastError(e);
     } finally {
       setBusy(false);
     }
   };
 
+  const defaultName = defaultConnectionName(connections, user.whatsappId);
   return (
     <Modal open={open} title={t('tickets.newTitle')} onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate data-testid="new-ticket-form">
@@ -147,7 +149,7 @@ export default function NewTicketDialog({
             ))}
           </SelectField>
           <SelectField label={t('tickets.connection')} value={whatsappId} onChange={(e) => setWhatsappId(e.target.value)}>
-            <option value="">{t('tickets.defaultConnection')}</option>
+            <option value="">{defaultName ? t('tickets.defaultConnectionNamed', { name: defaultName }) : t('tickets.defaultConnection')}</option>
             {connections.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}

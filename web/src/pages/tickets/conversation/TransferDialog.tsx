@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, Loader, SelectField, Text, TextField } from '@aws-amplify/ui-react';
-import { MIN_USER_SEARCH_CHARS, SEARCH_DEBOUNCE_MS, type Queue, type User } from '@balcao/shared';
+import { SEARCH_DEBOUNCE_MS, type Queue } from '@balcao/shared';
 import { api } from '../../../api/http';
 import { toastError } from '../../../api/errors';
 import { Modal } from '../../../ui/Modal';
@@ -14,9 +14,19 @@ interface Connection {
   status?: string;
 }
 
+/** What the dialog reads of a user of `GET /users/list`. */
+interface UserBrief {
+  id: number;
+  name: string;
+}
+
+/** Users listed at most; typing narrows to the others (a select of hundreds is no choice). */
+const USERS_SHOWN = 50;
+
 /**
- * Spec 001 §4 "Transfer": a queue (required), optionally a user (searched from 3 characters) and a
- * connection. Without a user the ticket goes back to pending in that queue.
+ * Spec 001 §4 "Transfer": a queue (required), optionally a user and a connection. Without a user
+ * the ticket goes back to pending in that queue. The user list shows the chosen queue's users (the
+ * company's without a queue) at once, and what is typed narrows it (issue 14 §9, decision 36).
  */
 export function TransferDialog({ ticket, open, onClose, onDone }: { ticket: ApiTicket; open: boolean; onClose: () => void; onDone: (t: ApiTicket) => void }) {
   const { t } = useTranslation();
@@ -26,7 +36,7 @@ export function TransferDialog({ ticket, open, onClose, onDone }: { ticket: ApiT
   const [whatsappId, setWhatsappId] = useState('');
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
-  const [users, setUsers] = useState<User[]>([]);
+  const [users, setUsers] = useState<UserBrief[]>([]);
   const [userId, setUserId] = useState('');
   const [searching, setSearching] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -57,25 +67,24 @@ export function TransferDialog({ ticket, open, onClose, onDone }: { ticket: ApiT
   }, [open, ticket.queueId]);
 
   useEffect(() => {
-    if (!open || q.length < MIN_USER_SEARCH_CHARS) {
-      setUsers([]);
-      return;
-    }
+    if (!open) return;
     let live = true;
     setSearching(true);
     api
-      .get<{ users: User[] }>('/users', { query: { searchParam: q } })
-      .then((r) => live && setUsers(r.users))
+      // One more than shown tells whether there are others to type for.
+      .get<UserBrief[]>('/users/list', { query: { queueId: queueId || undefined, searchParam: q || undefined, limit: USERS_SHOWN + 1 } })
+      .then((list) => {
+        if (!live) return;
+        setUsers(list);
+        // A user chosen before the queue changed may not serve the new one.
+        setUserId((id) => (list.some((u) => String(u.id) === id) ? id : ''));
+      })
       .catch((e) => live && toastError(e))
       .finally(() => live && setSearching(false));
     return () => {
       live = false;
     };
-  }, [q, open]);
-
-  // A user outside the chosen queue cannot serve it: the list shows those of the queue first.
-  const chosenQueue = Number(queueId);
-  const sorted = [...users].sort((a, b) => Number(b.queues.some((x) => x.id === chosenQueue)) - Number(a.queues.some((x) => x.id === chosenQueue)));
+  }, [q, queueId, open]);
 
   const submit = async () => {
     if (!queueId) {
@@ -133,9 +142,14 @@ export function TransferDialog({ ticket, open, onClose, onDone }: { ticket: ApiT
             descriptiveText={t('transfer.userSearchHint')}
             autoComplete="off"
           />
-          <SelectField label={t('transfer.user')} value={userId} onChange={(e) => setUserId(e.target.value)} isDisabled={q.length < MIN_USER_SEARCH_CHARS}>
+          <SelectField
+            label={t('transfer.user')}
+            value={userId}
+            onChange={(e) => setUserId(e.target.value)}
+            descriptiveText={users.length > USERS_SHOWN ? t('transfer.moreUsers', { count: USERS_SHOWN }) : undefined}
+          >
             <option value="">{t('transfer.noUser')}</option>
-            {sorted.map((u) => (
+            {users.slice(0, USERS_SHOWN).map((u) => (
               <option key={u.id} value={u.id}>
                 {u.name}
               </option>

@@ -1,0 +1,16 @@
+import type { PlanFlag, SettingKey } from '@balcao/shared';
+
+/*
+ * What the product does not do yet (issue 14 §8). A control for an unbuilt feature never pretends:
+ * it calls no route that does not exist (a 404 in normal use), and says the feature is coming.
+ * The issue that builds a feature removes it from these lists, which brings its controls to life.
+ */
+
+/** Lists the connection dialog would read: AI prompts (`GET /prompt`) and queue integrations (`GET /queueIntegration`). */
+export const BUILT = { prompts: false, integrations: false } as const;
+
+/** Plan flags whose feature is not built yet: still stored with the plan (sold ahead), marked as coming. */
+export const UNBUILT_PLAN_FLAGS: readonly PlanFlag[] = ['useCampaigns', 'useInternalChat', 'useKanban', 'useOpenAi', 'useIntegrations'];
+
+/** Settings that change nothing until the queue bot and business hours exist: shown, not editable. */
+export const UNBUILT_SETTINGS: readonly SettingKey[] = ['scheduleType', 'chatBotType', 'sendGreetingMessageOneQueues'];
