@@ -193,6 +193,29 @@ describe('session host commands', () => {
     expect(restarted.calls).toEqual(['start', 'newQr']);
   });
 
+  it('a start that failed is retried and "try again" starts it; a pairing code for another number restarts a waiting session', async () => {
+    const { backend, providers, drained } = await setup();
+    providers.sandbox.connectOnStart = false;
+    providers.sandbox.failStarts = 1;
+    backend.addConnection({ id: 5, companyId: 7, provider: 'sandbox', status: 'OPENING' });
+    backend.command({ type: 'start', companyId: 7, connectionId: 5 });
+    // The first start throws; the queue hands the command back and the retry starts a session.
+    await waitFor(() => backend.sessionEvents(5).some((e) => e.status === 'qrcode'), 10_000, 'a QR after the retry');
+    const failed = providers.sandbox.sessions.filter((x) => x.ctx.connectionId === 5);
+    expect(failed).toHaveLength(2);
+    expect(failed[0].calls).toEqual(['start', 'stop']);
+
+    // A pairing code asked right away (same instant as the session's start) is not "already done".
+    backend.command({ type: 'start', companyId: 7, connectionId: 5, pairingNumber: '5511977776666' });
+    await waitFor(drained, 3000);
+    expect(providers.sandbox.of(5)!.ctx.pairingNumber).toBe('5511977776666');
+    // The same request again is: the session asked for is running.
+    const pairing = providers.sandbox.of(5)!;
+    backend.command({ type: 'start', companyId: 7, connectionId: 5, pairingNumber: '5511977776666' });
+    await waitFor(drained, 3000);
+    expect(providers.sandbox.of(5)).toBe(pairing);
+  });
+
   it('starts a connection created after the shard was taken; newQr on a stopped one wipes credentials first', async () => {
     const { backend, providers, host, drained } = await setup();
     backend.addConnection({ id: 4, companyId: 9, provider: 'beta', status: 'OPENING' });

@@ -208,6 +208,10 @@ export class TestSession implements ProviderSession {
 
   async start() {
     this.calls.push('start');
+    if (this.provider.failStarts > 0) {
+      this.provider.failStarts--;
+      throw new Error('credentials could not be read');
+    }
     if (!this.provider.owns(this.ctx)) return;
     await this.ctx.emit({ type: 'session', status: 'OPENING' });
     if (this.provider.connectOnStart) {
@@ -275,6 +279,8 @@ export class TestProvider implements Provider {
   sessions: TestSession[] = [];
   connectOnStart = true;
   sendDelayMs = 0;
+  /** The next this many session starts throw (a table read failing while loading credentials). */
+  failStarts = 0;
   /**
    * Connections this provider really drives; sessions of others stay inert (integration tests share
    * the stack's table, whose own connections must not be touched).

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { inboundEventSchema, newWaMessageId, type StoredMedia } from '@balcao/shared';
 import type { ProviderEvent, SendCommand } from '../src/provider.js';
-import { AUTH_TOKEN } from '../src/providers/sandbox.js';
+import { AUTH_TOKEN, AUTH_UNCONFIRMED } from '../src/providers/sandbox.js';
 import { api, linked, memoryContext, ofType, session, sessions, startNetwork, tempDir, waitFor } from './sandbox-helpers.js';
 
 const CUSTOMER = '5511987654321';
@@ -84,8 +84,12 @@ describe('sandbox network and provider', () => {
     expect((await api(net.url, 'GET', '/connections/21')).json).toMatchObject({ status: 'none', number: null });
     expect(sessions(mem.events).some((e) => e.status === 'CONNECTED')).toBe(false);
 
-    // The restarted session shows a new QR; scanning it links, and the link survives another restart.
-    const again = memoryContext(21);
+    // The restarted session (same credentials store) shows a new QR; scanning it links, and the
+    // link survives another restart.
+    mem.ctx.auth.set = keep;
+    expect(mem.auth.get(AUTH_TOKEN)).toBeUndefined();
+    const again = { ...mem, events: [] as typeof mem.events };
+    again.ctx = { ...mem.ctx, emit: async (e) => void again.events.push(e) };
     const s2 = session(net.url, again.ctx);
     stops.push(() => s2.stop());
     await s2.start();
@@ -96,6 +100,21 @@ describe('sandbox network and provider', () => {
     await s2.stop();
     await s2.start();
     await waitFor(() => s2.connected, 'CONNECTED again without a scan');
+  });
+
+  it('a token kept from a scan the network never confirmed asks for a QR, not a logout', async () => {
+    const mem = memoryContext(23);
+    mem.auth.set(AUTH_TOKEN, 'never-confirmed');
+    mem.auth.set(AUTH_UNCONFIRMED, '1');
+    const s = session(net.url, mem.ctx);
+    stops.push(() => s.stop());
+    await s.start();
+    await waitFor(() => sessions(mem.events).some((e) => e.status === 'qrcode'), 'a QR instead of a logout');
+    expect(sessions(mem.events).some((e) => e.status === 'DISCONNECTED')).toBe(false);
+    expect(mem.auth.has(AUTH_TOKEN)).toBe(false);
+    expect((await api(net.url, 'POST', '/connections/23/scan')).status).toBe(200);
+    await waitFor(() => s.connected, 'CONNECTED');
+    expect(mem.auth.has(AUTH_UNCONFIRMED)).toBe(false);
   });
 
   it('a device that never confirms the link (silent) does not link the phone', async () => {

@@ -4,7 +4,8 @@ import Papa from 'papaparse';
  * CSV files as people bring them (issue 14 §4): written by Excel in any language, Google Sheets,
  * LibreOffice or by hand. Reading detects the encoding and the delimiter and matches the header by
  * name; writing produces what Excel in Portuguese opens as columns. No zod here: the console's
- * contacts page and the server's imports use this module, the console's first load does not.
+ * contacts page uses it, and the contact-list import (issue 20, parsed on the server) is meant to;
+ * the console's first load does not.
  */
 
 /** The delimiters an import accepts, in order of preference on a tie (';' is spec 001's separator). */

@@ -37,11 +37,16 @@ function toDate(value: DateInput): Date | null {
 
 const TOKENS = /yyyy|yy|MM|dd|HH|mm/g;
 
+type Parts = ReturnType<typeof zonedParts>;
+
 /** `value` in `name`'s pattern for `lang`, on `timeZone`'s wall clock; '' for a missing or invalid date. */
 export function formatInZone(value: DateInput | null | undefined, name: DateFormatName, lang: string | undefined, timeZone: string): string {
   const d = value === null || value === undefined || value === '' ? null : toDate(value);
   if (!d) return '';
-  const p = zonedParts(d, timeZone);
+  return formatParts(zonedParts(d, timeZone), name, lang);
+}
+
+function formatParts(p: Parts, name: DateFormatName, lang: string | undefined): string {
   const parts: Record<string, string> = {
     yyyy: p.year,
     yy: p.year.slice(-2),
@@ -153,6 +158,14 @@ export function dateFormatter(timeZone: string, lang: string | undefined): DateF
   let f = formatters.get(cacheKey);
   if (!f) {
     const format = (v: DateInput | null | undefined, name: DateFormatName) => formatInZone(v, name, language, timeZone);
+    // Today's key, read again at most once a second: a list formats many rows against the same day.
+    let today = { at: -Infinity, key: '' };
+    const todayKey = (now?: DateInput) => {
+      if (now !== undefined) return zonedDayKey(now, timeZone);
+      const t = Date.now();
+      if (t - today.at > 1000) today = { at: t, key: zonedDayKey(t, timeZone) };
+      return today.key;
+    };
     f = {
       timeZone,
       language,
@@ -163,7 +176,13 @@ export function dateFormatter(timeZone: string, lang: string | undefined): DateF
       time: (v) => format(v, 'time'),
       dayKey: (v) => zonedDayKey(v, timeZone),
       relativeDay: (v, now) => relativeDay(v, timeZone, now),
-      timeOrDay: (v, now) => (v === null || v === undefined || v === '' ? '' : format(v, relativeDay(v, timeZone, now) === 'today' ? 'time' : 'day')),
+      timeOrDay: (v, now) => {
+        const d = v === null || v === undefined || v === '' ? null : toDate(v);
+        if (!d) return '';
+        // One wall-clock reading of the value serves both the comparison and the text.
+        const p = zonedParts(d, timeZone);
+        return formatParts(p, `${p.year}-${p.month}-${p.day}` === todayKey(now) ? 'time' : 'day', language);
+      },
     };
     formatters.set(cacheKey, f);
   }

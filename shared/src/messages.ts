@@ -20,3 +20,5 @@ export const MSG = {
 
 export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';
 export const SCHEDULE_INVALID_DATE = 'Data inválida';
+/** A schedule made from a ticket names a ticket of another contact. */
+export const SCHEDULE_TICKET_OF_OTHER_CONTACT = 'O atendimento não é deste contato';

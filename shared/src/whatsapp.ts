@@ -10,6 +10,17 @@ export const SESSION_STATUSES = ['qrcode', 'OPENING', 'PAIRING', 'CONNECTED', 'D
 export type SessionStatus = (typeof SESSION_STATUSES)[number];
 /** Statuses that put the alert badge on the Connections menu item (spec 000 §2.2). */
 export const ALERT_STATUSES: readonly SessionStatus[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
+/** A session starting, waiting for the phone or up: "try again" leaves it as it is (decision 35). */
+export const LIVE_SESSION_STATUSES: readonly SessionStatus[] = ['OPENING', 'qrcode', 'PAIRING', 'CONNECTED'];
+
+/**
+ * The connection used where none is named (decision 37): the user's own default connection (the
+ * user's `whatsappId`) while it exists, else the company's default, else its oldest.
+ */
+export function pickDefaultConnection<C extends { id: number; isDefault: boolean }>(list: readonly C[], userDefaultId?: number | null): C | undefined {
+  const own = userDefaultId ? list.find((c) => c.id === userDefaultId) : undefined;
+  return own ?? list.find((c) => c.isDefault) ?? [...list].sort((a, b) => a.id - b.id)[0];
+}
 
 export const PROVIDERS = ['beta', 'sandbox'] as const;
 export type Provider = (typeof PROVIDERS)[number];

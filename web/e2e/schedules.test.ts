@@ -5,14 +5,14 @@ import { applyStackEnv, endpoints, member, PASSWORD } from '../../functions/test
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
 import { linkSandboxConnection, sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany } from './support/world.js';
+import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
 
 // Issue 5 §4 (client side): the schedules page, its dialog and a schedule reaching the phone.
 
 let browser: Browser;
 let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
-const phone = () => `55219${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+const phone = () => randomPhone('21');
 
 browserAndCompany((b, c) => {
   browser = b;
@@ -145,7 +145,8 @@ describe('schedules page', () => {
     await d.waitFor();
     // The ticket's connection is chosen; "Conexão padrão" names the connection it stands for.
     const select = d.getByLabel('Conexão');
-    expect(await select.inputValue()).toBe(String(centro.id));
+    // The connections load with the dialog: the select shows the ticket's once its option is there.
+    await expect.poll(() => select.inputValue()).toBe(String(centro.id));
     expect(await select.locator('option').first().textContent()).toBe(`Conexão padrão (${defaultName})`);
     await d.getByLabel('Mensagem').fill('Seu conserto fica pronto amanhã.');
     const sendAt = new Date(Date.now() + 2 * 60_000);

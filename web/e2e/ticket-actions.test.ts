@@ -4,7 +4,7 @@ import { sandbox, ticketOf, until } from '../../functions/test/integration/pipel
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
 import { newContext, screenshot, signInUi } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany } from './support/world.js';
+import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
 
 // Issue 4 §2 and §4 on the ticket screen, in Chromium against the real stack and the sandbox
 // phones: forwarding a message to another contact, reactions both ways, and the "already
@@ -13,7 +13,7 @@ import { browserAndCompany, type ConnectedCompany } from './support/world.js';
 let browser: Browser;
 let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
-const phoneNumber = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+const phoneNumber = () => randomPhone();
 
 browserAndCompany((b, c) => {
   browser = b;

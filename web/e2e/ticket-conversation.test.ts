@@ -5,14 +5,14 @@ import { RATING_REQUEST } from '@balcao/shared';
 import { sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { FAKE_MEDIA_ARGS, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany } from './support/world.js';
+import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
 
 // Issue 4 §2-§4 (client side): the conversation pane against the real stack and the sandbox phone.
 
 let browser: Browser;
 let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
-const phoneNumber = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+const phoneNumber = () => randomPhone();
 
 browserAndCompany((b, c) => {
   browser = b;

@@ -79,6 +79,8 @@ describe('ticket screen tools', () => {
     const image = await until(
       async () => (await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${customer}`)).body.find((m) => m.fromMe && m.mediaType === 'image'),
       'the quick reply file on the phone',
+      // The file is fetched, uploaded and sent by the page: on a loaded CI machine that took over 20 s once.
+      45_000,
     );
     expect(String(image.body)).toContain('Nosso catálogo');
     await ctx.close();

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { sandbox, ticketOf } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { newContext, screenshot, signInUi } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany } from './support/world.js';
+import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
 
 // Issue 14 §9: the ticket transfer dialog lists the chosen queue's users at once (the company's
 // without a queue) and what is typed narrows the list; it was empty until 3 letters were typed.
@@ -11,7 +11,7 @@ import { browserAndCompany, type ConnectedCompany } from './support/world.js';
 let browser: Browser;
 let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
-const phoneNumber = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+const phoneNumber = () => randomPhone();
 
 browserAndCompany((b, c) => {
   browser = b;
@@ -54,7 +54,8 @@ describe('ticket transfer dialog', () => {
     await page.getByRole('button', { name: 'Transferir' }).click();
     const dialog = page.getByRole('dialog', { name: 'Transferir atendimento' });
     await dialog.waitFor();
-    expect(await dialog.getByRole('combobox', { name: 'Fila' }).inputValue()).toBe(String(sales));
+    // The queues load with the dialog: the select shows the ticket's queue once its option is there.
+    await expect.poll(() => dialog.getByRole('combobox', { name: 'Fila' }).inputValue()).toBe(String(sales));
     // Nothing typed: the ticket's queue's users are there.
     const none = 'Sem usuário (o atendimento volta para aguardando)';
     await expect.poll(() => userOptions(page), { timeout: 15_000 }).toEqual([none, 'Ana Ribeiro', 'Bianca Prado']);

@@ -3,14 +3,14 @@ import type { Browser, Page } from 'playwright-core';
 import { sandbox, ticketOf } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany } from './support/world.js';
+import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
 
 // Issue 4 §1 (client side): the ticket list panel follows the company's tickets live.
 
 let browser: Browser;
 let t: ConnectedCompany;
 const web = () => endpoints().webUrl;
-const phone = () => `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+const phone = () => randomPhone();
 
 browserAndCompany((b, c) => {
   browser = b;

@@ -6,6 +6,8 @@ import {
   connectionUpdateSchema,
   normalizeNumber,
   parseOrThrow,
+  pickDefaultConnection,
+  LIVE_SESSION_STATUSES,
   shardOf,
   type Connection,
   type SessionStatus,
@@ -93,8 +95,7 @@ export const listConnectionItems = (companyId: number) =>
  * company's default, else its oldest. One rule, so "Conexão padrão" means the same everywhere.
  */
 export async function defaultConnection(companyId: number, userDefaultId?: number | null): Promise<ConnectionItem | undefined> {
-  const all = await listConnectionItems(companyId);
-  return (userDefaultId ? all.find((c) => c.id === userDefaultId) : undefined) ?? all.find((c) => c.isDefault) ?? all[0];
+  return pickDefaultConnection(await listConnectionItems(companyId), userDefaultId);
 }
 
 export async function listConnections(companyId: number, withSession: boolean): Promise<Connection[]> {
@@ -274,8 +275,6 @@ export async function deleteConnection(companyId: number, id: number): Promise<v
   if (promoted) await publishConnection({ ...promoted, isDefault: true }, 'update');
 }
 
-/** Statuses of a session that is starting, waiting for the phone or up: "try again" leaves it alone. */
-const LIVE_STATUSES: readonly SessionStatus[] = ['OPENING', 'qrcode', 'PAIRING', 'CONNECTED'];
 const alreadyConnected = () =>
   new AppError(409, 'ERR_WAPP_ALREADY_CONNECTED');
 
@@ -283,8 +282,10 @@ const alreadyConnected = () =>
  * Session actions of the connections page (spec 000 §4): the session host carries them out.
  * - `start` (Try again) is idempotent: a session that is starting, showing a QR or connected is
  *   answered as it is (the host is still asked, and starts it only if it has none), so a second
- *   start can never drop a scan in progress. With a `pairingNumber` it switches to a pairing code.
- * - `newQr` is the explicit action that forgets the credentials; refused on a connected session.
+ *   start can never drop a scan in progress. With a `pairingNumber` the host switches a waiting
+ *   session to a pairing code for that number (refused on a connected one).
+ * - `newQr` is the explicit action that forgets the credentials; refused on a connected session,
+ *   answered as it is while a session is starting or showing a code (the button pressed twice).
  * - `restart` (Reconnect) starts again with the same credentials.
  * The status is reset to OPENING only over the status read, so a session that connected meanwhile
  * is never shown as starting again; the host ignores a repeated press (decision 35).
@@ -302,10 +303,15 @@ export async function sessionAction(
   }
   for (let attempt = 0; ; attempt++) {
     const current = await getConnectionItem(companyId, id);
-    const live = LIVE_STATUSES.includes(current.status);
+    const live = LIVE_SESSION_STATUSES.includes(current.status);
     if ((action === 'newQr' || pairingNumber) && current.status === 'CONNECTED') throw alreadyConnected();
-    if (action === 'start' && !pairingNumber && live) {
-      await sendCommand({ type: 'start', companyId, connectionId: id });
+    // New QR pressed again while the first one's session is starting or showing its code: that
+    // session is the new QR asked for (restarting it could drop a scan in progress).
+    if (action === 'newQr' && live) return toApiConnection(current);
+    if (action === 'start' && live) {
+      // The host decides: a pairing code for another number restarts the waiting session (and
+      // reports it), anything else leaves it as it is. The status stays the host's to write.
+      await sendCommand({ type: 'start', companyId, connectionId: id, pairingNumber });
       return toApiConnection(current);
     }
     const status: SessionStatus = action === 'logout' ? 'DISCONNECTED' : 'OPENING';

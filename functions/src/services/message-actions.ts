@@ -125,9 +125,9 @@ function captioned(body: string, files: { kind: string; caption?: string; media:
 const hasVariables = (text: string) => text.includes('{{');
 
 /** Fills the variables of a text sent in `ticket` by the agent of `identity`. */
-async function variableFiller(identity: Identity, ticket: TicketItem): Promise<(text: string) => string> {
+async function variableFiller(identity: Identity, ticket: TicketItem, known?: ContactItem): Promise<(text: string) => string> {
   const [contact, queue, zone] = await Promise.all([
-    ticket.contactView ? ticket.contactView : getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)),
+    known ?? ticket.contactView ?? getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)),
     ticket.queueId ? getItem<QueueItem>(keys.queue(ticket.companyId, ticket.queueId)) : undefined,
     timeZone(ticket.companyId),
   ]);
@@ -157,8 +157,8 @@ export async function editMessage(identity: Identity, ticket: TicketItem, messag
   if (message.mediaType || message.isDeleted) throw invalid('editMsg', EDIT_NOT_ALLOWED);
   if (now - Date.parse(message.createdAt) > MESSAGE_EDIT_WINDOW_MS) throw invalid('editMsg', EDIT_WINDOW_EXPIRED);
   if (!body.trim()) throw invalid('body', MSG.required);
-  if (hasVariables(body)) body = (await variableFiller(identity, ticket))(body);
   const contact = await contactOf(message);
+  if (hasVariables(body)) body = (await variableFiller(identity, ticket, contact))(body);
   let deleted = false;
   const updated = await changeMessage(message, (m) => {
     if (m.isDeleted) return void (deleted = true);

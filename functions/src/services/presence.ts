@@ -72,8 +72,13 @@ export async function dropConnection(connectionId: string): Promise<void> {
     deleteItem(keys.wsPlatform(connectionId)),
     deleteItem(keys.wsConnection(connectionId)),
   ]);
-  const remaining = await queryAll<{ userId: number }>(keys.wsCompanyPartition(conn.companyId));
-  if (!remaining.some((c) => c.userId === conn.userId)) await markOffline(conn.companyId, conn.userId);
+  await offlineWithoutSockets(conn.companyId, conn.userId);
+}
+
+/** The user goes offline when none of their sockets is left. */
+async function offlineWithoutSockets(companyId: number, userId: number): Promise<void> {
+  const remaining = await queryAll<{ userId: number }>(keys.wsCompanyPartition(companyId));
+  if (!remaining.some((c) => c.userId === userId)) await markOffline(companyId, userId);
 }
 
 async function publishPresence(user: UserItem) {
@@ -98,17 +103,28 @@ export async function markSeen(user: UserItem): Promise<void> {
   if (!wasOnline) await publishPresence(updated);
 }
 
+/**
+ * Heartbeat of a socket. A heartbeat handled after its socket closed (frames and the disconnect
+ * race) must not bring the user back online: a gone socket marks nothing, and one that closed
+ * while the user was being marked leaves the decision to the sockets that remain.
+ */
 export async function refreshConnection(conn: WsConnectionItem, user: UserItem): Promise<void> {
   const ttl = ttlFromNow();
-  await Promise.all([
+  const alive = await Promise.all([
     updateItem(keys.wsConnection(conn.connectionId), { ttl }),
     updateItem(keys.wsCompany(conn.companyId, conn.connectionId), { ttl }),
     updateItem(keys.wsPlatform(conn.connectionId), { ttl }),
     ...conn.rooms.map((r) => updateItem(keys.wsRoom(conn.companyId, r, conn.connectionId), { ttl })),
-  ]).catch((err) => {
-    if (!isConditionFailure(err)) throw err;
-  });
+  ]).then(
+    () => true,
+    (err) => {
+      if (!isConditionFailure(err)) throw err;
+      return false;
+    },
+  );
+  if (!alive) return;
   await markSeen(user);
+  if (!(await getConnection(conn.connectionId))) await offlineWithoutSockets(conn.companyId, conn.userId);
 }
 
 export async function markOffline(companyId: number, userId: number): Promise<void> {

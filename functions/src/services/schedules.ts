@@ -4,6 +4,7 @@ import {
   SCHEDULES_PAGE,
   SCHEDULE_MEDIA_MAX_BYTES,
   SCHEDULE_MEDIA_REFUSED,
+  SCHEDULE_TICKET_OF_OTHER_CONTACT,
   checkMedia,
   companyEvent,
   displayFileName,
@@ -182,15 +183,15 @@ async function originTicket(identity: Identity, ticketId: number, contactId: num
   let ticket: TicketItem;
   try {
     ticket = await visibleTicket(identity, ticketId);
-  } catch {
-    throw new AppError(404, 'ERR_NO_TICKET_FOUND', { fields: [{ field: 'ticketId', message: 'ERR_NO_TICKET_FOUND' }] });
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) throw new AppError(404, 'ERR_NO_TICKET_FOUND', { fields: [{ field: 'ticketId', message: 'ERR_NO_TICKET_FOUND' }] });
+    throw err;
   }
   if (ticket.contactId !== contactId) {
-    throw new AppError(400, 'ERR_VALIDATION', { message: TICKET_OF_OTHER_CONTACT, fields: [{ field: 'ticketId', message: TICKET_OF_OTHER_CONTACT }] });
+    throw new AppError(400, 'ERR_VALIDATION', { message: SCHEDULE_TICKET_OF_OTHER_CONTACT, fields: [{ field: 'ticketId', message: SCHEDULE_TICKET_OF_OTHER_CONTACT }] });
   }
   return ticket;
 }
-const TICKET_OF_OTHER_CONTACT = 'O atendimento não é deste contato';
 
 async function contactOf(companyId: number, contactId: number): Promise<ContactItem> {
   try {
@@ -250,7 +251,8 @@ export async function createSchedule(identity: Identity, input: unknown): Promis
     sentAt: null,
     status: 'PENDENTE',
     reason: null,
-    whatsappId: data.whatsappId ?? origin?.whatsappId ?? null,
+    // Not given: the ticket's connection. `null` is the dialog's "Conexão padrão", and means it.
+    whatsappId: data.whatsappId === undefined ? (origin?.whatsappId ?? null) : data.whatsappId,
     ticketId: origin?.id ?? null,
     messageId: null,
     sendingAt: null,
@@ -296,7 +298,7 @@ export async function updateSchedule(identity: Identity, id: number, input: unkn
     contactNumber: contact?.number ?? current.contactNumber,
     body: data.body ?? current.body,
     sendAt,
-    whatsappId: data.whatsappId === undefined ? (origin?.whatsappId ?? current.whatsappId) : (data.whatsappId ?? origin?.whatsappId ?? null),
+    whatsappId: data.whatsappId === undefined ? (origin?.whatsappId ?? current.whatsappId) : data.whatsappId,
     ticketId,
     status: 'PENDENTE',
     reason: null,

@@ -52,12 +52,18 @@ export const listUserItems = (companyId: number) => queryAll<UserItem>(`C#${comp
 
 const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 
-/** Users are bounded by the plan, so the page is cut from the company's users in memory. */
-export async function searchUsers(companyId: number, searchParam: string | undefined, pageNumber: number, pageSize = 20) {
+/** The company's users (bounded by the plan) whose name or e-mail holds `searchParam`, of a queue if given, by name. */
+async function matchingUsers(companyId: number, searchParam: string | undefined, queueId?: number) {
   const term = fold((searchParam ?? '').trim());
-  const all = (await listUserItems(companyId))
+  return (await listUserItems(companyId))
+    .filter((u) => !queueId || (u.queueIds ?? []).includes(queueId))
     .filter((u) => !term || fold(u.name).includes(term) || fold(u.email).includes(term))
     .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'));
+}
+
+/** Users are bounded by the plan, so the page is cut from the company's users in memory. */
+export async function searchUsers(companyId: number, searchParam: string | undefined, pageNumber: number, pageSize = 20) {
+  const all = await matchingUsers(companyId, searchParam);
   const page = all.slice((pageNumber - 1) * pageSize, pageNumber * pageSize);
   const queues = new Map((await listQueueItems(companyId)).map((q) => [q.id, q]));
   return {
@@ -73,11 +79,7 @@ export async function searchUsers(companyId: number, searchParam: string | undef
  */
 export async function listUsersBrief(companyId: number, query: unknown = {}) {
   const { queueId, searchParam, limit } = parseOrThrow(userListQuerySchema, query);
-  const term = fold(searchParam ?? '');
-  const all = (await listUserItems(companyId))
-    .filter((u) => !queueId || (u.queueIds ?? []).includes(queueId))
-    .filter((u) => !term || fold(u.name).includes(term) || fold(u.email).includes(term))
-    .sort((a, b) => a.name.localeCompare(b.name, 'pt-BR'));
+  const all = await matchingUsers(companyId, searchParam, queueId ?? undefined);
   return (limit ? all.slice(0, limit) : all).map((u) => ({ id: u.id, name: u.name, email: u.email, profile: u.profile, online: isOnline(u), companyId: u.companyId }));
 }
 

@@ -43,6 +43,26 @@ describe('realtime channel', () => {
     adminWs.close();
   });
 
+  it('a heartbeat handled after its socket closed does not bring the user back online', async () => {
+    const t = await tenant();
+    const agent = await member(t.admin);
+    applyStackEnv();
+    const { registerConnection, getConnection, dropConnection, refreshConnection } = await import('../../src/services/presence.js');
+    const { getItem } = await import('../../src/core/db.js');
+    const { keys } = await import('../../src/core/keys.js');
+    const userItem = async () => (await getItem<any>(keys.user(t.companyId, agent.id), true))!;
+    const socketId = uniq('sock');
+    await registerConnection(socketId, await userItem(), 'session');
+    expect((await userItem()).online).toBe(true);
+    // The heartbeat frame read its socket, then the disconnect ran before the heartbeat's writes.
+    const conn = (await getConnection(socketId))!;
+    const user = await userItem();
+    await dropConnection(socketId);
+    expect((await userItem()).online).toBe(false);
+    await refreshConnection(conn, user);
+    expect((await userItem()).online).toBe(false);
+  });
+
   it('keeps a socket that answers Gone while its handshake may still be finishing, and drops one gone for longer', async () => {
     applyStackEnv();
     const { registerConnection, getConnection } = await import('../../src/services/presence.js');

@@ -295,8 +295,8 @@ describe('schedule dispatch (server-behaviour §8)', () => {
       return (await t.ws.waitFor(ev, (d) => d.schedule?.id === id && d.schedule.status !== 'PENDENTE' && d.schedule.status !== 'AGENDADA', 30_000, mark)).data.schedule;
     };
 
-    // From the ticket screen with no connection chosen: the ticket's connection, the ticket's conversation.
-    const fromTicket = await t.admin.post('/schedules', { body: 'Seu pedido saiu para entrega', contactId, sendAt: dueNow(), whatsappId: null, ticketId: ticket.id });
+    // From the ticket screen without naming a connection: the ticket's connection, the ticket's conversation.
+    const fromTicket = await t.admin.post('/schedules', { body: 'Seu pedido saiu para entrega', contactId, sendAt: dueNow(), ticketId: ticket.id });
     expect(fromTicket.status, JSON.stringify(fromTicket.body)).toBe(201);
     expect(fromTicket.body).toMatchObject({ whatsappId: centro.id, whatsapp: { id: centro.id, name: centro.name }, ticketId: ticket.id });
     expect(await sendDue(fromTicket.body.id)).toMatchObject({ status: 'ENVIADA', whatsappId: centro.id, ticketId: ticket.id });
@@ -313,6 +313,12 @@ describe('schedule dispatch (server-behaviour §8)', () => {
     expect(await sendDue(later.body.id)).toMatchObject({ status: 'ENVIADA', whatsappId: centro.id, ticketId: ticket.id });
     expect((await t.admin.get(`/tickets/${ticket.id}`)).body.status).toBe('pending');
     expect(await phone(t.connectionId)).toEqual([]);
+
+    // "Conexão padrão" chosen in the dialog of that ticket (whatsappId null) means the default connection.
+    const chosenDefault = await t.admin.post('/schedules', { body: 'Aviso pela conexão padrão', contactId, sendAt: inAnHour(), whatsappId: null, ticketId: ticket.id });
+    expect(chosenDefault.status).toBe(201);
+    expect(chosenDefault.body).toMatchObject({ whatsappId: null, ticketId: ticket.id });
+    expect((await t.admin.del(`/schedules/${chosenDefault.body.id}`)).status).toBe(204);
 
     // A ticket of another contact, or one this tenant does not have: refused, nothing stored.
     const other = await contact(t.admin, 'Outra Pessoa');

@@ -1,4 +1,4 @@
-import { addressBookPage, outboundCommandSchema, type OutboundCommand, type Peer, type RpcAnswer, type SessionStatus } from '@balcao/shared';
+import { addressBookPage, LIVE_SESSION_STATUSES, outboundCommandSchema, type OutboundCommand, type Peer, type RpcAnswer, type SessionStatus } from '@balcao/shared';
 import type { Logger, Provider, ProviderSession } from '../provider.js';
 import type { ConnectionRecord, HostBackend, ReceivedCommand } from './backend.js';
 import { createContext, publish, type SessionState } from './context.js';
@@ -15,6 +15,8 @@ class Slot {
   startedAt = 0;
   /** When the current session was started with fresh credentials (a new QR), epoch ms. */
   freshAt = 0;
+  /** The number the current session pairs with by code, if it was asked to. */
+  pairingNumber?: string;
   private chain: Promise<unknown> = Promise.resolve();
   constructor(
     readonly connectionId: number,
@@ -31,8 +33,8 @@ class Slot {
 
 type Outcome = 'done' | 'retry' | 'requeue';
 
-/** A session that is starting, waiting for the phone or connected: `start` leaves it as it is. */
-const isLive = (status: SessionStatus | undefined) => status === undefined || status === 'OPENING' || status === 'qrcode' || status === 'PAIRING' || status === 'CONNECTED';
+/** A session that is starting (nothing reported yet), waiting for the phone or connected: `start` leaves it as it is. */
+const isLive = (status: SessionStatus | undefined) => status === undefined || LIVE_SESSION_STATUSES.includes(status);
 
 /** Errors the host reports on `sendResult` and RPC answers when a session cannot do the work. */
 export const NOT_CONNECTED = 'A conexão não está conectada';
@@ -158,8 +160,21 @@ export class ShardRunner {
     slot.state = state;
     slot.startedAt = Date.now();
     slot.freshAt = freshCredentials ? slot.startedAt : 0;
+    slot.pairingNumber = pairingNumber;
     log.info('session starting');
-    await slot.session.start();
+    try {
+      await slot.session.start();
+    } catch (err) {
+      // Not a running session: the queue's retry and a later "try again" must start it anew.
+      const failed = slot.session;
+      if (slot.state === state) {
+        state.quiet = true;
+        slot.session = undefined;
+        slot.state = undefined;
+      }
+      await failed.stop().catch(() => {});
+      throw err;
+    }
   }
 
   /** Closes the socket without logging out; `handover` keeps its closing status from being published. */
@@ -245,11 +260,13 @@ export class ShardRunner {
       case 'start':
       case 'restart': {
         // A session started after the request (the shard was just taken, the same button pressed
-        // twice) already is what it asks for. A plain `start` also leaves alone a session that is
-        // starting, waiting for a scan or connected: restarting it could drop a link the phone is
-        // making at that moment. A pairing-code request switches a waiting session to a code.
-        if (slot.session && slot.startedAt >= sentAt) return 'done';
-        if (cmd.type === 'start' && !cmd.pairingNumber && slot.session && isLive(slot.state?.status)) return 'done';
+        // twice) already is what it asks for. `start` also leaves alone a session that is starting,
+        // waiting for a scan or connected: restarting it could drop a link the phone is making at
+        // that moment. A pairing code for a number the session does not pair with switches it.
+        // A pairing code for another number than the running session's is a new request.
+        const samePairing = !cmd.pairingNumber || cmd.pairingNumber === slot.pairingNumber;
+        if (slot.session && slot.startedAt >= sentAt && samePairing) return 'done';
+        if (cmd.type === 'start' && samePairing && slot.session && isLive(slot.state?.status)) return 'done';
         const conn = await this.o.backend.getConnection(cmd.companyId, cmd.connectionId);
         if (!conn) return this.drop(log);
         await this.startSession(slot, conn, cmd.pairingNumber);

@@ -27,6 +27,8 @@ export interface SandboxProviderOptions {
 
 export const AUTH_TOKEN = 'sandbox.token';
 export const AUTH_NUMBER = 'sandbox.number';
+/** Set while a stored token's link is not confirmed by the network yet (a scan in progress). */
+export const AUTH_UNCONFIRMED = 'sandbox.unconfirmed';
 
 export function createSandboxProvider(opts: SandboxProviderOptions = {}): Provider {
   return { name: 'sandbox', create: (ctx) => new SandboxSession(ctx, opts) };
@@ -66,6 +68,8 @@ export class SandboxSession implements ProviderSession {
   /** Failures of the event at the head of the queue: a poisoned event must not block the chat forever. */
   private failures = { key: '', count: 0 };
   private failedSocket?: WebSocket;
+  /** The stored token came from a scan the network has not confirmed yet (AUTH_UNCONFIRMED). */
+  private unconfirmed = false;
   private readonly qrLimit: number;
   private readonly baseMs: number;
   private readonly maxMs: number;
@@ -197,6 +201,7 @@ export class SandboxSession implements ProviderSession {
     let token: string | undefined;
     try {
       token = await this.ctx.auth.get(AUTH_TOKEN);
+      this.unconfirmed = !!token && !!(await this.ctx.auth.get(AUTH_UNCONFIRMED));
       url = new URL(DEVICE_PATH, this.baseUrl.replace(/^http/, 'ws'));
     } catch (e) {
       this.ctx.log.error({ err: (e as Error).message }, 'sandbox: cannot connect');
@@ -269,7 +274,12 @@ export class SandboxSession implements ProviderSession {
     this.ready = false;
     this.failRequests(`the sandbox network closed the connection (${code} ${reason})`);
     if (!this.active) return;
-    if (code === CLOSE.LOGGED_OUT) {
+    if (code === CLOSE.LOGGED_OUT && this.unconfirmed) {
+      // A token from a scan that never completed (the device stopped before confirming): the phone
+      // was not linked, so this is a fresh device that needs a QR, not a logout.
+      await this.forgetUnconfirmed();
+      this.scheduleReconnect();
+    } else if (code === CLOSE.LOGGED_OUT) {
       this.active = false;
       await this.ctx.auth.clear();
       await this.session('DISCONNECTED', { reason: 'loggedOut' });
@@ -309,10 +319,18 @@ export class SandboxSession implements ProviderSession {
         case 'linked':
           // Durable before the link counts: the network completes the scan only once we confirm,
           // so a restart never leaves the phone linked to credentials nobody kept.
-          await this.ctx.auth.set({ [AUTH_TOKEN]: frame.token, [AUTH_NUMBER]: frame.number });
-          if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ t: 'linked', token: frame.token }));
+          await this.ctx.auth.set({ [AUTH_TOKEN]: frame.token, [AUTH_NUMBER]: frame.number, [AUTH_UNCONFIRMED]: '1' });
+          this.unconfirmed = true;
+          if (ws === this.ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ t: 'linked', token: frame.token }));
+          // Stopped while storing: the network cannot hear the confirmation, so the phone stays
+          // unlinked; a token kept now would only be refused on the next start.
+          else await this.forgetUnconfirmed();
           return;
         case 'ready':
+          if (this.unconfirmed) {
+            await this.ctx.auth.set({ [AUTH_UNCONFIRMED]: null });
+            this.unconfirmed = false;
+          }
           this.ready = true;
           this.qrCount = 0;
           this.attempt = 0;
@@ -346,6 +364,11 @@ export class SandboxSession implements ProviderSession {
       this.failedSocket = ws;
       ws.close(1011, 'device failed to handle an event');
     }
+  }
+
+  private async forgetUnconfirmed() {
+    await this.ctx.auth.set({ [AUTH_TOKEN]: null, [AUTH_NUMBER]: null, [AUTH_UNCONFIRMED]: null });
+    this.unconfirmed = false;
   }
 
   private async toProviderEvent(e: NetEvent, eventId: string): Promise<ProviderEvent> {

@@ -16,7 +16,7 @@ export const SCHEDULE_BODY_MAX = 4096;
 export const SCHEDULE_MEDIA_TYPES = ['image/png', 'image/jpeg'] as const;
 export const SCHEDULE_MEDIA_EXTENSIONS = ['png', 'jpg', 'jpeg'] as const;
 export const SCHEDULE_MEDIA_MAX_BYTES = 5 * 1024 * 1024;
-export { SCHEDULE_MEDIA_REFUSED, SCHEDULE_INVALID_DATE } from '../messages.js';
+export { SCHEDULE_MEDIA_REFUSED, SCHEDULE_INVALID_DATE, SCHEDULE_TICKET_OF_OTHER_CONTACT } from '../messages.js';
 /** The dialog's default time (spec 001 §9). */
 export const SCHEDULE_DEFAULT_AHEAD_MS = 60 * 60 * 1000;
 

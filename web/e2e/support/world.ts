@@ -22,3 +22,6 @@ export function browserAndCompany(ready: (browser: Browser, company: ConnectedCo
     await browser?.close();
   });
 }
+
+/** A random customer number (country 55, area `area`, 9 digits): each test's own phone in the sandbox. */
+export const randomPhone = (area = '11') => `55${area}9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;

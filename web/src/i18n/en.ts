@@ -537,6 +537,7 @@ const en: Catalogue = {
     removeAttachment: 'Remove the image {{name}}',
     mediaRefused: 'Only png, jpg or jpeg images',
     invalidDate: 'Invalid date',
+    ticketOfOtherContact: 'The conversation is not with this contact',
     sentAt: 'Sent at {{date}}',
     saved: 'Schedule saved successfully.',
     deleted: 'Schedule deleted successfully.',

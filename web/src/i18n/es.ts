@@ -537,6 +537,7 @@ const es: Catalogue = {
     removeAttachment: 'Quitar la imagen {{name}}',
     mediaRefused: 'Solo imágenes png, jpg o jpeg',
     invalidDate: 'Fecha inválida',
+    ticketOfOtherContact: 'La conversación no es de este contacto',
     sentAt: 'Enviado el {{date}}',
     saved: 'Programación guardada con éxito.',
     deleted: 'Programación eliminada con éxito.',

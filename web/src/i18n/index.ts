@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, MSG, SAME_ATTENDANT, SCHEDULE_INVALID_DATE, SCHEDULE_MEDIA_REFUSED, SELECT_QUEUE, type Language } from '@balcao/shared';
+import { LANGUAGES, MSG, SAME_ATTENDANT, SCHEDULE_INVALID_DATE, SCHEDULE_MEDIA_REFUSED, SCHEDULE_TICKET_OF_OTHER_CONTACT, SELECT_QUEUE, type Language } from '@balcao/shared';
 import pt, { type Catalogue } from './pt';
 
 const stored = localStorage.getItem('language');
@@ -53,6 +53,7 @@ MESSAGE_KEYS['Número inválido'] = 'connections.invalidNumber';
 // Schedule dialog messages (shared/src/schemas/schedules.ts).
 MESSAGE_KEYS[SCHEDULE_INVALID_DATE] = 'schedules.invalidDate';
 MESSAGE_KEYS[SCHEDULE_MEDIA_REFUSED] = 'schedules.mediaRefused';
+MESSAGE_KEYS[SCHEDULE_TICKET_OF_OTHER_CONTACT] = 'schedules.ticketOfOtherContact';
 // Refusals of the ticket and contact transfers.
 MESSAGE_KEYS[SELECT_QUEUE] = 'tickets.selectQueue';
 MESSAGE_KEYS[SAME_ATTENDANT] = 'contacts.sameAttendant';

@@ -539,6 +539,7 @@ const pt = {
     removeAttachment: 'Remover a imagem {{name}}',
     mediaRefused: 'Apenas imagens png, jpg ou jpeg',
     invalidDate: 'Data inválida',
+    ticketOfOtherContact: 'O atendimento não é deste contato',
     sentAt: 'Enviado em {{date}}',
     saved: 'Agendamento salvo com sucesso.',
     deleted: 'Agendamento excluído com sucesso.',

@@ -1,4 +1,4 @@
-import { AppError } from '@balcao/shared';
+import { AppError, MIN_USER_SEARCH_CHARS } from '@balcao/shared';
 import { createRouter, created, idParam, noContent, pageParams, type Request } from '../../core/http.js';
 import { createUser, deleteUser, getUserItem, listUsersBrief, searchUsers, toApiUser, updateUser } from '../../services/users.js';
 
@@ -13,7 +13,7 @@ export const handler = createRouter('users', {
   'GET /users': (req) => {
     if (!req.identity.isAdmin && !req.identity.isSuper) {
       // Agents may look colleagues up (transfers) but not page through the administration list.
-      if ((req.query.searchParam ?? '').trim().length < 3) throw new AppError(403, 'ERR_NO_PERMISSION');
+      if ((req.query.searchParam ?? '').trim().length < MIN_USER_SEARCH_CHARS) throw new AppError(403, 'ERR_NO_PERMISSION');
     }
     return searchUsers(targetCompany(req), req.query.searchParam, pageParams(req.query).pageNumber);
   },

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Flex, Loader, TextField } from '@aws-amplify/ui-react';
-import { FORM_SUBMIT_DELAY_MS, SAME_ATTENDANT, SEARCH_DEBOUNCE_MS } from '@balcao/shared';
+import { FORM_SUBMIT_DELAY_MS, MIN_USER_SEARCH_CHARS, SAME_ATTENDANT, SEARCH_DEBOUNCE_MS } from '@balcao/shared';
 import { api, ApiError } from '../../api/http';
 import { errorText, toastError } from '../../api/errors';
 import { translateMessage } from '../../i18n';
@@ -17,7 +17,6 @@ interface UserLite {
 }
 
 /** The user search of a transfer starts at 3 characters (spec 000 §2.7, 001 §5). */
-const MIN_USER_SEARCH = 3;
 
 /** One attendant, picked by searching by name once at least 3 characters are typed. */
 function UserPicker({ label, value, onChange, error, testId }: { label: string; value: UserLite | null; onChange: (u: UserLite | null) => void; error?: string; testId: string }) {
@@ -28,7 +27,7 @@ function UserPicker({ label, value, onChange, error, testId }: { label: string; 
   const [searching, setSearching] = useState(false);
 
   useEffect(() => {
-    if (value || term.length < MIN_USER_SEARCH) {
+    if (value || term.length < MIN_USER_SEARCH_CHARS) {
       setOptions([]);
       return;
     }
@@ -64,9 +63,9 @@ function UserPicker({ label, value, onChange, error, testId }: { label: string; 
         autoComplete="off"
         hasError={!!error}
         errorMessage={error}
-        descriptiveText={typed.length < MIN_USER_SEARCH ? t('tickets.minChars', { count: MIN_USER_SEARCH }) : undefined}
+        descriptiveText={typed.length < MIN_USER_SEARCH_CHARS ? t('tickets.minChars', { count: MIN_USER_SEARCH_CHARS }) : undefined}
       />
-      {typed.length >= MIN_USER_SEARCH && (
+      {typed.length >= MIN_USER_SEARCH_CHARS && (
         <ul className="contact-options" role="listbox" aria-label={label}>
           {searching && (
             <li className="contact-option muted">

@@ -12,6 +12,7 @@ import {
   scheduleSchema,
   zonedInputValue,
   type Schedule,
+  pickDefaultConnection,
 } from '@balcao/shared';
 import { api } from '../../api/http';
 import { applyFieldErrors, errorText, toastError } from '../../api/errors';
@@ -22,7 +23,6 @@ import { Modal } from '../../ui/Modal';
 import { delay, fieldError, resolver } from '../../ui/form';
 import { toast } from '../../ui/toast';
 import { useAuth } from '../../auth/AuthContext';
-import { defaultConnectionName } from '../connections/default';
 import { StatusChip, useScheduleReason } from './StatusChip';
 import './schedules.css';
 
@@ -160,7 +160,8 @@ export default function ScheduleDialog({
     onClose();
   });
 
-  const defaultName = defaultConnectionName(connections, user?.whatsappId);
+  // The default stands for the schedule owner's: named only when that is the reader (a new or own schedule).
+  const defaultName = !current || current.userId === user?.id ? pickDefaultConnection(connections, user?.whatsappId)?.name : undefined;
   const err = formState.errors;
   const title = current ? t('schedules.dialogEdit', { status: t(`schedules.status.${current.status}`) }) : t('schedules.dialogAdd');
   return (

@@ -1,13 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Flex, SelectField } from '@aws-amplify/ui-react';
-import { FORM_SUBMIT_DELAY_MS, isAdminProfile, type User } from '@balcao/shared';
+import { FORM_SUBMIT_DELAY_MS, isAdminProfile, pickDefaultConnection, type User } from '@balcao/shared';
 import { api, ApiError } from '../../api/http';
 import { errorText, toastError } from '../../api/errors';
 import { translateMessage } from '../../i18n';
 import { ContactSearchField, MIN_CONTACT_SEARCH } from '../../ui/ContactSearchField';
 import { Modal } from '../../ui/Modal';
-import { defaultConnectionName } from '../connections/default';
 import { delay } from '../../ui/form';
 import type { Option } from './MultiSelect';
 import type { ApiTicket } from './types';
@@ -119,7 +118,7 @@ export default function NewTicketDialog({
     }
   };
 
-  const defaultName = defaultConnectionName(connections, user.whatsappId);
+  const defaultName = pickDefaultConnection(connections, user.whatsappId)?.name;
   return (
     <Modal open={open} title={t('tickets.newTitle')} onClose={onClose}>
       <form onSubmit={(e) => void submit(e)} noValidate data-testid="new-ticket-form">
