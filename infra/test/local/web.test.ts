@@ -47,8 +47,9 @@ describe('start-up output', () => {
       expect(fs.existsSync(path.join(out, 'favicon.svg'))).toBe(true);
       expect(lines[0]).toBe('[web] building the console (vite)…');
       expect(lines.at(-1)).toMatch(/^\[web\] built in \d+\.\d s: \d+ scripts and \d+ stylesheets, \d+ kB in /);
-      // Nothing in between unless vite warns.
-      expect(lines).toHaveLength(2);
+      // No chunk listing in between (a vite warning may be, and should be, shown).
+      expect(lines.filter((l) => /\bassets\/|\.js\s+\d/.test(l))).toEqual([]);
+      expect(lines.length).toBeLessThan(10);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
