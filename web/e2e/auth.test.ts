@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launch, newContext, screenshot, signInUi } from './support/browser.js';
-import { endpoints, ownSuperUser, tenant } from './support/stack.js';
+import { endpoints, login, ownSuperUser, tenant } from './support/stack.js';
 
 let browser: Browser;
 let t: Awaited<ReturnType<typeof tenant>>;
@@ -143,5 +143,26 @@ describe('sign-in', () => {
     await pageB.getByRole('heading', { name: 'Usuários' }).waitFor();
     await a.close();
     await b.close();
+  });
+
+  it('a request refused because another sign-in took over says so too, when the event is lost', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    // The socket hears nothing about the other sign-in (its auth event lost or late).
+    await page.routeWebSocket(
+      (url) => url.toString().startsWith(endpoints().wsUrl),
+      (ws) => {
+        const server = ws.connectToServer();
+        server.onMessage((m) => !String(m).includes('-auth"') && ws.send(m));
+      },
+    );
+    await signInUi(page, web(), t.admin.email, t.admin.password);
+    // Another computer signs in (the console's own two steps, through the API).
+    await login(t.admin.email, t.admin.password);
+    // The next request of this console is refused (401 ERR_SESSION_EXPIRED).
+    await page.getByRole('navigation', { name: 'menu' }).getByRole('link', { name: 'Contatos' }).click();
+    await page.getByText('Sua conta foi acessada em outro computador.').waitFor({ timeout: 15_000 });
+    await page.waitForURL(/\/login$/, { timeout: 15_000 });
+    await ctx.close();
   });
 });

@@ -2,7 +2,7 @@
 import type {} from '../../../infra/test/local/global-setup.js';
 import { createTenant, createUser, endpoints, login, PASSWORD, stackEnv, uniq, type Api } from '../../../infra/test/support/index.js';
 
-export { createUser, endpoints, PASSWORD, uniq };
+export { createUser, endpoints, login, PASSWORD, uniq };
 
 let superApi: Api | undefined;
 let superCreds: { email: string; password: string } | undefined;

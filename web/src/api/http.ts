@@ -20,9 +20,9 @@ export class ApiError extends Error {
   }
 }
 
-type Handler = () => void;
+type Handler = (code: string | undefined) => void;
 let onUnauthorized: Handler = () => {};
-/** The auth layer decides what a 401 means for the page (clear the session, go to /login). */
+/** The auth layer decides what a 401 means for the page (clear the session, go to /login); `code` says why. */
 export function setUnauthorizedHandler(h: Handler) {
   onUnauthorized = h;
 }
@@ -81,7 +81,7 @@ export async function request<T>(method: string, path: string, opts: RequestOpti
     data = { message: text };
   }
   if (!res.ok) {
-    if (res.status === 401 && opts.auth !== false && !opts.quiet401) onUnauthorized();
+    if (res.status === 401 && opts.auth !== false && !opts.quiet401) onUnauthorized((data as ApiErrorBody | undefined)?.error);
     throw new ApiError(res.status, (data ?? {}) as ApiErrorBody);
   }
   return data as T;

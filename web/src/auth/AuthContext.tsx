@@ -28,6 +28,17 @@ async function currentSessionId(): Promise<string | undefined> {
 
 export class LoginError extends Error {}
 
+let leaving = false;
+/** Spec 000 §4: 'Sua conta foi acessada em outro computador.', storage cleared, reload after 1 s (once). */
+function leaveForAnotherLogin() {
+  if (leaving) return;
+  leaving = true;
+  realtime.stop();
+  toast.error(i18n.t('shell.anotherLogin'));
+  localStorage.clear();
+  setTimeout(() => window.location.reload(), 1000);
+}
+
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(null);
   const [loading, setLoading] = useState(true);
@@ -39,7 +50,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   useEffect(() => {
-    setUnauthorizedHandler(() => void clear());
+    // A call refused because another sign-in took the session over tells the user the same thing
+    // as the auth event (whichever comes first): the event can lose the race to any request.
+    setUnauthorizedHandler((code) => (code === 'ERR_SESSION_EXPIRED' ? leaveForAnotherLogin() : void clear()));
     (async () => {
       try {
         const s = await fetchAuthSession();
@@ -69,9 +82,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (data?.action !== 'anotherLogin' || data.user?.id !== user.id) return;
       const mine = await currentSessionId();
       if (data.session?.id !== undefined && String(data.session.id) === mine) return;
-      toast.error(i18n.t('shell.anotherLogin'));
-      localStorage.clear();
-      setTimeout(() => window.location.reload(), 1000);
+      leaveForAnotherLogin();
     });
     const offUser = realtime.on(companyEvent(user.companyId, 'user'), (data) => {
       if (data?.action === 'update' && data.user?.id === user.id)
