@@ -22,3 +22,7 @@ export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';
 export const SCHEDULE_INVALID_DATE = 'Data inválida';
 /** A schedule made from a ticket names a ticket of another contact. */
 export const SCHEDULE_TICKET_OF_OTHER_CONTACT = 'O atendimento não é deste contato';
+/** Spec 000 §2.7: a transfer of contacts to the same attendant is refused with this text. */
+export const SAME_ATTENDANT = 'Não é possível transferir para o mesmo atendente';
+/** Spec 001 §8: a new ticket needs a queue unless the user is admin. */
+export const SELECT_QUEUE = 'Selecione uma fila';

@@ -3,8 +3,8 @@ import { MSG, boolish, boundedName, optionalId } from '../validation.js';
 import { normalizeNumber } from '../whatsapp.js';
 
 export const CONTACTS_PAGE = 20;
-/** Spec 000 §2.7: a transfer of contacts to the same attendant is refused with this text. */
-export const SAME_ATTENDANT = 'Não é possível transferir para o mesmo atendente';
+// In the zod-free messages module: the console's first load translates it (see messages.ts).
+export { SAME_ATTENDANT } from '../messages.js';
 /**
  * Rows of one `POST /contacts/importList` call: what one request stores and indexes well inside
  * the API's 30 s; the console sends a bigger file in consecutive calls of this size. Measured on

@@ -5,7 +5,7 @@ export const TICKET_STATUSES = ['pending', 'open', 'closed'] as const;
 export type TicketStatusValue = (typeof TICKET_STATUSES)[number];
 export const TICKETS_PAGE = 40;
 
-export const SELECT_QUEUE = 'Selecione uma fila';
+export { SELECT_QUEUE } from '../messages.js';
 export const CLOSE_NOT_YOURS = 'Para encerrar esse atendimento, transfira o atendimento pra você';
 
 const status = z.enum(TICKET_STATUSES, { error: 'Valor inválido' });
