@@ -38,7 +38,7 @@ describe('start-up output', () => {
     vi.useRealTimers();
   });
 
-  it('builds the console printing one summary line, not the chunk listing', { timeout: 180_000 }, async () => {
+  it('builds the console printing one summary line, not the chunk listing; the sign-in page loads no zod', { timeout: 180_000 }, async () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-web-build-'));
     try {
       const lines: string[] = [];
@@ -50,6 +50,15 @@ describe('start-up output', () => {
       // No chunk listing in between (a vite warning may be, and should be, shown).
       expect(lines.filter((l) => /\bassets\/|\.js\s+\d/.test(l))).toEqual([]);
       expect(lines.length).toBeLessThan(10);
+
+      // The sign-in page's scripts (the entry and what it preloads) carry no zod: schema modules
+      // load with the pages that have forms (architecture.md, "First load"). A shared text
+      // imported from a schema module once added 25 KB gzip here.
+      const html = fs.readFileSync(path.join(out, 'index.html'), 'utf8');
+      const scripts = [...html.matchAll(/<(?:script[^>]*\ssrc|link rel="modulepreload"[^>]*\shref)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+      expect(scripts.length).toBeGreaterThan(2);
+      const withZod = scripts.filter((f) => /\$ZodType|\b_zod\b/.test(fs.readFileSync(path.join(out, f), 'utf8')));
+      expect(withZod).toEqual([]);
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
