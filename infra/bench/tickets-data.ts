@@ -16,17 +16,27 @@ import path from 'node:path';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '@balcao/functions/core/aws';
 import { getItem } from '@balcao/functions/core/db';
-import { keys } from '@balcao/functions/core/keys';
-import { contactKey, contactsIndexKeys, numberMarker, type ContactItem } from '@balcao/functions/services/contacts';
-import { listBody, messagePointer, messageSk, type MessageItem } from '@balcao/functions/services/messages';
+import { keys } from '@balcao/functions/table/keys';
+import { type ContactItem } from '@balcao/functions/services/contacts';
+import { listBody, type MessageItem } from '@balcao/functions/services/messages';
 import { contactIndexItems, contactTicketItem, messageIndexItems, messageTokens } from '@balcao/functions/services/search-index';
 import { buildContactTicketLists } from '@balcao/functions/services/migrations';
 import { contactViewOf, type ContactView } from '@balcao/functions/services/contact-view';
 import { rebuildTicketCounters } from '@balcao/functions/services/ticket-counters';
-import { currentMarker, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem, type TicketStatus } from '@balcao/functions/services/tickets';
+import { ticketIndexKeys, type TicketItem, type TicketStatus } from '@balcao/functions/services/tickets';
 import type { Endpoints } from '../local/stack.js';
 import { PASSWORD, must, tenant, type Api } from './client.js';
 import { conversation, contactName, rareProducts, rng, type Rng } from './tickets-vocabulary.js';
+import {
+  contactKey,
+  contactsIndexKeys,
+  currentMarker,
+  messagePointer,
+  messageSk,
+  numberMarker,
+  ticketKey,
+  uuidPointer,
+} from '../../functions/src/table/keys.js';
 
 export const MANIFEST_VERSION = 2;
 const DAY = 86_400_000;

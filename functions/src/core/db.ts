@@ -11,7 +11,7 @@ import { TransactionCanceledException, ConditionalCheckFailedException } from '@
 import { dynamo, queryDirect } from './aws.js';
 import type { DirectQueryInput } from './direct-query.js';
 import { env } from './env.js';
-import { keys } from './keys.js';
+import { keys } from '../table/keys.js';
 
 export type Item = Record<string, unknown>;
 export type Key = { PK: string; SK: string };

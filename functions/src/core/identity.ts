@@ -2,7 +2,7 @@ import { AppError, isAdminProfile, isPastDue, blockedMessage, pastDueMessage, ty
 import type { RouteDef } from '../routes.js';
 import { dynamo } from './aws.js';
 import { getItem } from './db.js';
-import { keys } from './keys.js';
+import { keys } from '../table/keys.js';
 import { sessionOf } from './jwt.js';
 import type { CompanyItem, PlanItem, UserItem } from '../services/types.js';
 
@@ -92,7 +92,7 @@ let watchingUserWrites = false;
 const isUserKey = (k: unknown) => {
   const sk = (k as { SK?: unknown } | undefined)?.SK;
   const v = typeof sk === 'string' ? sk : (sk as { S?: unknown } | undefined)?.S;
-  return typeof v === 'string' && v.startsWith('USER#');
+  return typeof v === 'string' && v.startsWith(keys.userPrefix());
 };
 /** The keys a write command's input touches (document or marshalled form). */
 function writesUser(input: Record<string, unknown>): boolean {

@@ -1,7 +1,7 @@
 import { AppError, companyEvent, emailField, parseOrThrow, resetPasswordSchema, loginSchema, type User } from '@balcao/shared';
 import { z } from 'zod';
 import { getItem, updateItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { identityProvider } from '../core/cognito.js';
 import { verifyToken, sessionOf, type Claims } from '../core/jwt.js';
 import { assertCompanyActive, loadCompanyAndPlan, loadUserBySub, type Identity } from '../core/identity.js';
@@ -57,7 +57,7 @@ export async function login(body: Record<string, unknown>, bearerToken?: string)
     session: { ...session, startedAt: now },
     online: true,
     lastSeenAt: now,
-    GSI2PK: 'ONLINE',
+    GSI2PK: keys.onlineUsersPartition(),
     GSI2SK: now,
     updatedAt: now,
   });

@@ -8,7 +8,7 @@ import {
   type Company,
 } from '@balcao/shared';
 import { clean, getItem, nextId, queryAll, queryIndexAll, transact, tx, updateItem, deleteItem } from '../core/db.js';
-import { keys, pad } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { invalidateCompanyCache } from '../core/identity.js';
 import { defaultSettingItems, listSettings } from './settings.js';
 import { getPlan, toPlan } from './plans.js';
@@ -61,8 +61,7 @@ export async function createCompany(input: unknown, opts: CreateCompanyOptions =
   const item: CompanyItem = {
     ...keys.company(id),
     entity: 'company',
-    GSI1PK: keys.companyList(),
-    GSI1SK: pad(id),
+    ...keys.companyListKeys(id),
     id,
     name: data.name,
     email: data.email,
@@ -177,7 +176,7 @@ export async function deleteCompany(id: number, callerCompanyId: number): Promis
 }
 
 async function removeCompanyRecords(company: CompanyItem) {
-  const items = await queryAll<{ PK: string; SK: string; entity?: string }>(`C#${company.id}`);
+  const items = await queryAll<{ PK: string; SK: string; entity?: string }>(keys.companyPartition(company.id));
   for (const user of items.filter((i) => i.entity === 'user') as unknown as UserItem[]) {
     await removeUserRecords(user).catch(() => undefined);
   }

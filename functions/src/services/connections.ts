@@ -13,7 +13,14 @@ import {
   type SessionStatus,
 } from '@balcao/shared';
 import { batchGet, clean, getItem, isConditionFailure, nextId, queryAll, transact, tx, updateItem, type TransactItem } from '../core/db.js';
-import { keys, pad } from '../core/keys.js';
+import {
+  connectionKey,
+  connectionNameMarker,
+  connectionPrefix,
+  connectionTokenMarker,
+  keys,
+  shardIndexKeys,
+} from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { sendCommand } from '../core/commands.js';
 import { SHARDS } from '../workers/manifest.js';
@@ -58,10 +65,7 @@ export interface ConnectionItem {
   updatedAt: string;
 }
 
-export const connectionKey = (companyId: number, id: number) => ({ PK: `C#${companyId}`, SK: `WAPP#${pad(id)}` });
-const nameMarker = (companyId: number, name: string) => ({ PK: `C#${companyId}`, SK: `UNIQ#WNAME#${name.trim().toLowerCase()}` });
 export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
-const tokenMarker = (hash: string) => ({ PK: `WTOKEN#${hash}`, SK: 'TOKEN' });
 
 const nameTaken = () =>
   new AppError(409, 'ERR_VALIDATION', { message: 'Já existe uma conexão com esse nome', fields: [{ field: 'name', message: 'Já existe uma conexão com esse nome' }] });
@@ -87,7 +91,7 @@ export async function toApiConnection(item: ConnectionItem, queues?: Map<number,
 }
 
 export const listConnectionItems = (companyId: number) =>
-  queryAll<ConnectionItem>(`C#${companyId}`, 'WAPP#');
+  queryAll<ConnectionItem>(keys.companyPartition(companyId), connectionPrefix());
 
 /**
  * The connection used when none is named (a new ticket, a schedule, an import's number check): the
@@ -99,7 +103,7 @@ export async function defaultConnection(companyId: number, userDefaultId?: numbe
 }
 
 export async function listConnections(companyId: number, withSession: boolean): Promise<Connection[]> {
-  const [items, queues] = await Promise.all([listConnectionItems(companyId), queryAll<QueueItem>(`C#${companyId}`, keys.queuePrefix())]);
+  const [items, queues] = await Promise.all([listConnectionItems(companyId), queryAll<QueueItem>(keys.companyPartition(companyId), keys.queuePrefix())]);
   const queueMap = new Map(queues.map((q) => [q.id, q]));
   return Promise.all(items.sort((a, b) => a.name.localeCompare(b.name, 'pt-BR')).map((c) => toApiConnection(c, queueMap, withSession)));
 }
@@ -142,8 +146,7 @@ export async function createConnection(companyId: number, input: unknown): Promi
   const item: ConnectionItem = {
     ...connectionKey(companyId, id),
     entity: 'connection',
-    GSI1PK: `SHARD#${shard}`,
-    GSI1SK: `${companyId}#${pad(id)}`,
+    ...shardIndexKeys(shard, companyId, id),
     id,
     companyId,
     shard,
@@ -176,11 +179,11 @@ export async function createConnection(companyId: number, input: unknown): Promi
   Object.assign(item, connectionTimerKeys(item));
   const limit = plan?.connections ?? 0;
   const items: TransactItem[] = [
-    tx.putUnique({ ...nameMarker(companyId, data.name), entity: 'unique', connectionId: id }),
+    tx.putUnique({ ...connectionNameMarker(companyId, data.name), entity: 'unique', connectionId: id }),
     tx.put(item, 'attribute_not_exists(PK)'),
     usageIncrement(companyId, 'connections', limit),
   ];
-  if (hash) items.push(tx.putUnique({ ...tokenMarker(hash), entity: 'wtoken', companyId, connectionId: id }));
+  if (hash) items.push(tx.putUnique({ ...connectionTokenMarker(hash), entity: 'wtoken', companyId, connectionId: id }));
   if (makeDefault) {
     for (const other of existing.filter((c) => c.isDefault)) {
       items.push(tx.update(connectionKey(companyId, other.id), 'SET isDefault = :f', { ':f': false }, 'attribute_exists(PK)'));
@@ -229,13 +232,13 @@ export async function updateConnection(companyId: number, id: number, input: unk
   ];
   const nameChanged = data.name && data.name.trim().toLowerCase() !== current.name.trim().toLowerCase();
   if (nameChanged) {
-    items.push(tx.putUnique({ ...nameMarker(companyId, data.name!), entity: 'unique', connectionId: id }));
-    items.push(tx.delete(nameMarker(companyId, current.name)));
+    items.push(tx.putUnique({ ...connectionNameMarker(companyId, data.name!), entity: 'unique', connectionId: id }));
+    items.push(tx.delete(connectionNameMarker(companyId, current.name)));
   }
   const tokenChanged = newHash && newHash !== current.tokenHash;
   if (tokenChanged) {
-    items.push(tx.putUnique({ ...tokenMarker(newHash), entity: 'wtoken', companyId, connectionId: id }));
-    if (current.tokenHash) items.push(tx.delete(tokenMarker(current.tokenHash)));
+    items.push(tx.putUnique({ ...connectionTokenMarker(newHash), entity: 'wtoken', companyId, connectionId: id }));
+    if (current.tokenHash) items.push(tx.delete(connectionTokenMarker(current.tokenHash)));
   }
   const demoted: ConnectionItem[] = [];
   if (data.isDefault === true && !current.isDefault) {
@@ -263,10 +266,10 @@ export async function deleteConnection(companyId: number, id: number): Promise<v
   const others = (await listConnectionItems(companyId)).filter((c) => c.id !== id).sort((a, b) => a.id - b.id);
   const items: TransactItem[] = [
     tx.delete(connectionKey(companyId, id), 'attribute_exists(PK)'),
-    tx.delete(nameMarker(companyId, current.name)),
+    tx.delete(connectionNameMarker(companyId, current.name)),
     usageDecrement(companyId, 'connections'),
   ];
-  if (current.tokenHash) items.push(tx.delete(tokenMarker(current.tokenHash)));
+  if (current.tokenHash) items.push(tx.delete(connectionTokenMarker(current.tokenHash)));
   const promoted = current.isDefault && others.length && !others.some((o) => o.isDefault) ? others[0] : undefined;
   if (promoted) items.push(tx.update(connectionKey(companyId, promoted.id), 'SET isDefault = :t', { ':t': true }, 'attribute_exists(PK)'));
   await transact(items, (i) => (i === 0 ? new AppError(404, 'ERR_NO_WAPP_FOUND') : undefined));
@@ -346,7 +349,7 @@ export async function publishSession(item: ConnectionItem) {
 
 /** The external API: a connection by its token (looked up by hash; the token is never stored). */
 export async function connectionByToken(token: string): Promise<ConnectionItem | undefined> {
-  const marker = await getItem<{ companyId: number; connectionId: number }>(tokenMarker(tokenHash(token)));
+  const marker = await getItem<{ companyId: number; connectionId: number }>(connectionTokenMarker(tokenHash(token)));
   if (!marker) return undefined;
   return getItem<ConnectionItem>(connectionKey(marker.companyId, marker.connectionId));
 }

@@ -4,13 +4,13 @@ import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { log } from '../core/log.js';
 import { batchGet, getItem, transact, tx, updateItem, type TransactItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { connectionKey, contactKey, contactsIndexKeys, keys, numberMarker } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { askSessionHost } from '../core/rpc.js';
 import type { Identity } from '../core/identity.js';
 import { contactIndexItems, indexContact } from './search-index.js';
-import { connectionKey, defaultConnection, type ConnectionItem } from './connections.js';
-import { contactKey, contactsIndexKeys, numberMarker, toApiContacts, type ContactItem } from './contacts.js';
+import { defaultConnection, type ConnectionItem } from './connections.js';
+import { toApiContacts, type ContactItem } from './contacts.js';
 import { refreshContactViews } from './contact-view.js';
 
 /**

@@ -2,9 +2,9 @@ import { getItem, isConditionFailure, queryAll } from '../core/db.js';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { contactKey, type ContactItem } from './contacts.js';
-import { contactTicketsPk, pool } from './search-index.js';
-import { ticketKey } from './tickets.js';
+import { type ContactItem } from './contacts.js';
+import { pool } from './search-index.js';
+import { contactKey, contactTicketsPartition, ticketKey } from '../table/keys.js';
 
 /**
  * What a ticket list shows of a ticket's contact, kept on the ticket (`contactView`) so a page of
@@ -71,7 +71,7 @@ async function writeView(companyId: number, ticketId: number, view: ContactView,
 
 /** The ids of every ticket of a contact (its `CTK#` partition, written with each ticket). */
 export async function contactTicketIds(companyId: number, contactId: number): Promise<number[]> {
-  const items = await queryAll<{ ticketId: number }>(contactTicketsPk(companyId, contactId), undefined, { ProjectionExpression: 'ticketId' });
+  const items = await queryAll<{ ticketId: number }>(contactTicketsPartition(companyId, contactId), undefined, { ProjectionExpression: 'ticketId' });
   return items.map((i) => i.ticketId);
 }
 

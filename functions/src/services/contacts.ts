@@ -16,13 +16,27 @@ import {
 import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, clean, getItem, nextId, prefixCondition, transact, tx, updateItem, type TransactItem } from '../core/db.js';
-import { keys, pad } from '../core/keys.js';
+import {
+  connectionKey,
+  contactAttendantKeys,
+  contactAttendantPartition,
+  contactKey,
+  contactPkPrefix,
+  contactsIndexKeys,
+  contactsPartition,
+  currentMarker,
+  keys,
+  lidMarker,
+  numberMarker,
+  tagKey,
+  tagLinkPrefix,
+} from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import type { Identity } from '../core/identity.js';
 import { contactIdsByToken, contactMatches, contactsByPhrase, indexContact, parseQuery } from './search-index.js';
-import { assertContactTags, changeContactTags, changedTags, contactIdsWithTag, contactLinkOps, publishTagCounts, refsOf, tagKey, tagRefs, type TagRef } from './tags.js';
-import { connectionKey, listConnectionItems, type ConnectionItem } from './connections.js';
-import { currentMarker } from './tickets.js';
+import { assertContactTags, changeContactTags, changedTags, contactIdsWithTag, contactLinkOps, publishTagCounts, refsOf, tagRefs, type TagRef } from './tags.js';
+import { listConnectionItems, type ConnectionItem } from './connections.js';
+
 import type { UserItem } from './types.js';
 import { contactViewOf, refreshContactViews, sameContactView } from './contact-view.js';
 
@@ -53,18 +67,6 @@ export interface ContactItem {
   createdAt: string;
   updatedAt: string;
 }
-
-export const contactKey = (companyId: number, id: number) => ({ PK: `C#${companyId}#CT#${pad(id)}`, SK: 'CONTACT' });
-export const numberMarker = (companyId: number, number: string) => ({ PK: `C#${companyId}#NUM#${number}`, SK: 'NUM' });
-export const lidMarker = (companyId: number, lid: string) => ({ PK: `C#${companyId}#LID#${lid}`, SK: 'LID' });
-export const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
-export const contactsIndexKeys = (companyId: number, name: string, id: number) => ({
-  GSI1PK: `C#${companyId}#CONTACTS`,
-  GSI1SK: `${fold(name)}#${pad(id)}`,
-});
-const attendantPartition = (companyId: number, userId: number) => `C#${companyId}#CTUSER#${userId}`;
-const attendantKeys = (companyId: number, userId: number | null, name: string, id: number) =>
-  userId ? { GSI3PK: attendantPartition(companyId, userId), GSI3SK: `${fold(name)}#${pad(id)}` } : { GSI3PK: undefined, GSI3SK: undefined };
 
 /** The company's contact total (spec's `count`), kept in the usage item with every create/delete. */
 const countContacts = (companyId: number, by: number): TransactItem =>
@@ -137,7 +139,7 @@ export async function findOrCreateContact(companyId: number, peer: Peer, opts: {
     if (betterName && contact.name === contact.number && betterName !== contact.name) {
       set.name = betterName;
       Object.assign(set, contactsIndexKeys(companyId, betterName, contact.id));
-      if (contact.userId) Object.assign(set, attendantKeys(companyId, contact.userId, betterName, contact.id));
+      if (contact.userId) Object.assign(set, contactAttendantKeys(companyId, contact.userId, betterName, contact.id));
     }
     if (Object.keys(set).length) {
       if (set.lid) await transact([tx.put({ ...lidMarker(companyId, set.lid), entity: 'lid', contactId: contact.id })]);
@@ -201,7 +203,7 @@ export async function updateContactProfile(companyId: number, peer: Peer, name?:
   // A name the agents typed wins over the push name; only a placeholder (the digits) is replaced.
   if (name && contact.name === contact.number) {
     Object.assign(set, { name }, contactsIndexKeys(companyId, name, contact.id));
-    if (contact.userId) Object.assign(set, attendantKeys(companyId, contact.userId, name, contact.id));
+    if (contact.userId) Object.assign(set, contactAttendantKeys(companyId, contact.userId, name, contact.id));
   }
   if (pictureUrl !== undefined && pictureUrl !== contact.profilePicUrl) set.profilePicUrl = pictureUrl;
   if (!Object.keys(set).length) return;
@@ -235,7 +237,7 @@ export async function createContact(identity: Identity, input: unknown): Promise
     ...contactKey(companyId, id),
     entity: 'contact',
     ...contactsIndexKeys(companyId, data.name, id),
-    ...(userId ? attendantKeys(companyId, userId, data.name, id) : {}),
+    ...(userId ? contactAttendantKeys(companyId, userId, data.name, id) : {}),
     id,
     companyId,
     name: data.name,
@@ -290,7 +292,7 @@ export async function updateContact(identity: Identity, id: number, input: unkno
       disableBot: data.disableBot ?? c.disableBot ?? false,
       tagIds: after,
       ...contactsIndexKeys(companyId, name, id),
-      ...attendantKeys(companyId, userId, name, id),
+      ...contactAttendantKeys(companyId, userId, name, id),
       updatedAt: new Date().toISOString(),
     };
     const items: TransactItem[] = [];
@@ -438,7 +440,7 @@ export async function listContacts(identity: Identity, query: Record<string, str
 
   if (!term && !q.tagsContact?.length && !q.users?.length) {
     // The plain list: the alphabetical index, read up to this page.
-    const { items, more } = await queryPartition('GSI1', `C#${companyId}#CONTACTS`, skip + CONTACTS_PAGE + 1);
+    const { items, more } = await queryPartition('GSI1', contactsPartition(companyId), skip + CONTACTS_PAGE + 1);
     const page = items.slice(skip, skip + CONTACTS_PAGE);
     const usage = await getItem<{ contacts?: number }>(keys.usage(companyId));
     return {
@@ -467,7 +469,7 @@ export async function listContacts(identity: Identity, query: Record<string, str
   if (q.users?.length) {
     const ids: number[] = [];
     for (const u of q.users) {
-      const r = await queryPartition('GSI3', attendantPartition(companyId, u), MAX_FILTER_IDS);
+      const r = await queryPartition('GSI3', contactAttendantPartition(companyId, u), MAX_FILTER_IDS);
       truncated ||= r.more;
       ids.push(...r.items.map((c) => c.id));
     }
@@ -533,18 +535,19 @@ export async function exportContacts(identity: Identity, query: Record<string, s
   let next: ExportCursor | undefined;
   if (tags.length) {
     const pk = tagKey(companyId, tags[0]).PK;
-    const cursor = decodeCursor(q.cursor, (c) => c.k.PK === pk && c.k.SK?.startsWith('CT#'));
-    const page = await queryPage(undefined, pk, CONTACTS_EXPORT_PAGE, cursor?.k, 'CT#');
+    const linkPrefix = tagLinkPrefix('CT');
+    const cursor = decodeCursor(q.cursor, (c) => c.k.PK === pk && c.k.SK?.startsWith(linkPrefix));
+    const page = await queryPage(undefined, pk, CONTACTS_EXPORT_PAGE, cursor?.k, linkPrefix);
     const ids = page.items.filter((l) => l.entity === 'tagLink').map((l) => Number(l.targetId));
     found = await batchGet<ContactItem>(ids.map((id) => contactKey(companyId, id)));
     next = page.next && { k: page.next };
   } else if (users.length) {
     const cursor = decodeCursor(
       q.cursor,
-      (c) => Number.isInteger(c.u) && c.u! >= 0 && c.u! < users.length && (!Object.keys(c.k).length || c.k.GSI3PK === attendantPartition(companyId, users[c.u!])),
+      (c) => Number.isInteger(c.u) && c.u! >= 0 && c.u! < users.length && (!Object.keys(c.k).length || c.k.GSI3PK === contactAttendantPartition(companyId, users[c.u!])),
     );
     const u = cursor?.u ?? 0;
-    const page = await queryPage('GSI3', attendantPartition(companyId, users[u]), CONTACTS_EXPORT_PAGE, cursor?.k);
+    const page = await queryPage('GSI3', contactAttendantPartition(companyId, users[u]), CONTACTS_EXPORT_PAGE, cursor?.k);
     found = page.items as ContactItem[];
     next = page.next ? { u, k: page.next } : u + 1 < users.length ? { u: u + 1, k: {} } : undefined;
   } else if (words.length) {
@@ -552,8 +555,8 @@ export async function exportContacts(identity: Identity, query: Record<string, s
     const { ids } = await wordCandidates(companyId, words, term);
     found = await batchGet<ContactItem>([...(ids ?? [])].map((id) => contactKey(companyId, id)));
   } else {
-    const pk = `C#${companyId}#CONTACTS`;
-    const cursor = decodeCursor(q.cursor, (c) => c.k.GSI1PK === pk && !!c.k.PK?.startsWith(`C#${companyId}#CT#`));
+    const pk = contactsPartition(companyId);
+    const cursor = decodeCursor(q.cursor, (c) => c.k.GSI1PK === pk && !!c.k.PK?.startsWith(contactPkPrefix(companyId)));
     const page = await queryPage('GSI1', pk, CONTACTS_EXPORT_PAGE, cursor?.k);
     found = page.items as ContactItem[];
     next = page.next && { k: page.next };
@@ -570,7 +573,7 @@ export async function listContactsBrief(identity: Identity, query: Record<string
   const term = (query.searchParam ?? '').trim();
   const list = term
     ? (await listContacts(identity, { searchParam: term })).contacts
-    : await toApiContacts(identity.companyId, (await queryPartition('GSI1', `C#${identity.companyId}#CONTACTS`, 1000)).items);
+    : await toApiContacts(identity.companyId, (await queryPartition('GSI1', contactsPartition(identity.companyId), 1000)).items);
   return list.map((c) => ({ id: c.id, name: c.name, number: c.number, email: c.email, profilePicUrl: c.profilePicUrl, isGroup: c.isGroup, tags: c.tags }));
 }
 
@@ -591,14 +594,14 @@ export async function transferContacts(identity: Identity, input: unknown) {
   let transferred = 0;
   const moved: ContactItem[] = [];
   for (;;) {
-    const { items } = await queryPartition('GSI3', attendantPartition(companyId, src.id), 200);
+    const { items } = await queryPartition('GSI3', contactAttendantPartition(companyId, src.id), 200);
     if (!items.length) break;
     let roundMoved = 0;
     for (const c of items) {
       try {
         const updated = await updateItem<ContactItem>(
           contactKey(companyId, c.id),
-          { userId: dst.id, ...attendantKeys(companyId, dst.id, c.name, c.id), updatedAt: new Date().toISOString() },
+          { userId: dst.id, ...contactAttendantKeys(companyId, dst.id, c.name, c.id), updatedAt: new Date().toISOString() },
           { condition: 'attribute_exists(PK) AND userId = :src', values: { ':src': src.id } },
         );
         transferred++;

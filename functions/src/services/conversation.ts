@@ -2,9 +2,10 @@ import { AppError, canSeeTicket } from '@balcao/shared';
 import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import type { Identity } from '../core/identity.js';
-import { messageSk, senderNames, toApiMessage, type MessageItem } from './messages.js';
+import { senderNames, toApiMessage, type MessageItem } from './messages.js';
 import { getTicketItem, type TicketItem } from './tickets.js';
 import { foldText } from './search-index.js';
+import { messageSk } from '../table/keys.js';
 
 export const MESSAGES_PAGE = 20;
 

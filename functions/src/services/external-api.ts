@@ -4,7 +4,7 @@ import { getItem, isConditionFailure } from '../core/db.js';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { askSessionHost } from '../core/rpc.js';
 import { putObject } from '../core/storage.js';
 import type { UploadedFile } from '../core/http.js';
@@ -24,7 +24,7 @@ async function takeRateSlot(connectionId: number) {
     await dynamo().send(
       new UpdateCommand({
         TableName: env.tableName,
-        Key: { PK: `RATE#API#${connectionId}#${minute}`, SK: 'RATE' },
+        Key: keys.externalApiRate(connectionId, minute),
         UpdateExpression: 'ADD #c :one SET #t = :ttl',
         ConditionExpression: 'attribute_not_exists(#c) OR #c < :max',
         ExpressionAttributeNames: { '#c': 'count', '#t': 'ttl' },

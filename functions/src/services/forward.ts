@@ -1,14 +1,15 @@
 import { AppError, forwardSchema, parseOrThrow } from '@balcao/shared';
 import { getItem, transact, tx } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
-import { contactKey, type ContactItem } from './contacts.js';
-import { connectionKey, type ConnectionItem } from './connections.js';
+import { type ContactItem } from './contacts.js';
+import { type ConnectionItem } from './connections.js';
 import { visibleMessage } from './message-actions.js';
 import type { MessageItem } from './messages.js';
 import { sendInTicket, type OutgoingMessage } from './outbound.js';
 import { publishTicketChange } from './ticket-lifecycle.js';
 import { counterDeltas } from './ticket-counters.js';
-import { findOrCreateTicket, getTicketItem, ticketGuard, ticketIndexKeys, ticketKey, type TicketItem } from './tickets.js';
+import { findOrCreateTicket, getTicketItem, ticketGuard, ticketIndexKeys, type TicketItem } from './tickets.js';
+import { connectionKey, contactKey, ticketKey } from '../table/keys.js';
 
 /**
  * `POST /forward` (spec 001 §7, server-behaviour §7): copies messages into another contact's

@@ -20,14 +20,14 @@ import { env } from '../core/env.js';
 import type { UploadedFile } from '../core/http.js';
 import type { Identity } from '../core/identity.js';
 import { visibleTicket } from './conversation.js';
-import { contactKey, type ContactItem } from './contacts.js';
+import { type ContactItem } from './contacts.js';
 import { checkFile, checkUpload, commitFile, commitUpload, type OutgoingMedia } from './media.js';
 import { changeMessage, findMessageById, publishMessageChange, type MessageItem } from './messages.js';
 import { sendInTicket, sendMessageAction, type OutgoingMessage } from './outbound.js';
 import { publishTicketChange, timeZone } from './ticket-lifecycle.js';
-import { keys } from '../core/keys.js';
+import { contactKey, keys, ticketKey } from '../table/keys.js';
 import type { QueueItem } from './types.js';
-import { getTicketItem, ticketKey, type TicketItem } from './tickets.js';
+import { getTicketItem, type TicketItem } from './tickets.js';
 
 /**
  * What an agent does with messages (spec 001 §4-§5, server-behaviour §7): send text, files, voice

@@ -1,9 +1,9 @@
 import { AppError, MEDIA_PLACEHOLDER, companyEvent, parseVcard, type MediaType, type StoredMedia } from '@balcao/shared';
 import { batchGet, clean, getItem, queryAll, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
-import { keys, pad } from '../core/keys.js';
+import { contactKey, keys, messagePointer, messagePointers, messageSk, ticketKey } from '../table/keys.js';
 import { readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
-import { ticketGuard, ticketIndexKeys, ticketKey, type TicketItem } from './tickets.js';
+import { ticketGuard, ticketIndexKeys, type TicketItem } from './tickets.js';
 import { toApiContact, type ContactItem } from './contacts.js';
 import { indexMessageText } from './search-index.js';
 
@@ -44,12 +44,6 @@ export interface MessageItem {
   createdAt: string;
   updatedAt: string;
 }
-
-export const messageSk = (seq: number) => `MSG#${pad(seq)}`;
-export const messagePointer = (companyId: number, waMessageId: string, connectionId: number) => ({
-  PK: `C#${companyId}#MID#${waMessageId}`,
-  SK: `W#${connectionId}`,
-});
 
 export interface MessageReaction {
   emoji: string;
@@ -96,7 +90,7 @@ export async function findMessage(companyId: number, waMessageId: string, connec
 
 /** A message by its id in a company (the API's `/messages/{id}` routes). */
 export async function findMessageById(companyId: number, waMessageId: string): Promise<MessageItem | undefined> {
-  const pointers = await queryAll<{ ticketId: number; sk: string }>(`C#${companyId}#MID#${waMessageId}`);
+  const pointers = await queryAll<{ ticketId: number; sk: string }>(messagePointers(companyId, waMessageId));
   if (!pointers.length) return undefined;
   return getItem<MessageItem>({ PK: ticketKey(companyId, pointers[0].ticketId).PK, SK: pointers[0].sk }, true);
 }
@@ -300,6 +294,6 @@ export async function publishMessageChange(message: MessageItem) {
 
 export async function loadTicketAndContact(companyId: number, ticketId: number) {
   const ticket = await getItem<TicketItem>(ticketKey(companyId, ticketId), true);
-  const contact = ticket ? await getItem<ContactItem>({ PK: `C#${companyId}#CT#${pad(ticket.contactId)}`, SK: 'CONTACT' }) : undefined;
+  const contact = ticket ? await getItem<ContactItem>(contactKey(companyId, ticket.contactId)) : undefined;
   return { ticket, contact };
 }

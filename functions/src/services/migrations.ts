@@ -2,17 +2,8 @@ import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { dynamo, queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { getItem, isConditionFailure, putItem, updateItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
-import {
-  contactIndexItems,
-  contactTicketItem,
-  contactTicketListKey,
-  indexContact,
-  messageIndexItems,
-  pool,
-  writeIndexItems,
-  type ContactTicketList,
-} from './search-index.js';
+import { contactsPartition, contactTicketListKey, keys } from '../table/keys.js';
+import { contactIndexItems, contactTicketItem, indexContact, messageIndexItems, pool, writeIndexItems, type ContactTicketList } from './search-index.js';
 import { contactTicketIds, fillContactViews } from './contact-view.js';
 import type { ContactItem } from './contacts.js';
 
@@ -158,7 +149,7 @@ async function forEachContact<T>(companyId: number, attributes: string[], width:
       TableName: env.tableName,
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',
-      ExpressionAttributeValues: { ':pk': `C#${companyId}#CONTACTS` },
+      ExpressionAttributeValues: { ':pk': contactsPartition(companyId) },
       ProjectionExpression: attributes.map((_, i) => `#a${i}`).join(', '),
       ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a])),
       ExclusiveStartKey: start,

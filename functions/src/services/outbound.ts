@@ -1,10 +1,11 @@
 import { AppError, ACK, newWaMessageId, type StoredMedia, type MediaType } from '@balcao/shared';
 import { sendCommand } from '../core/commands.js';
 import { getItem } from '../core/db.js';
-import { contactKey, type ContactItem } from './contacts.js';
+import { type ContactItem } from './contacts.js';
 import { storeMessage, publishMessage, publishTicket, patchMessage, type MessageItem } from './messages.js';
 import { getTicketItem, type TicketItem } from './tickets.js';
-import { connectionKey, type ConnectionItem } from './connections.js';
+import { type ConnectionItem } from './connections.js';
+import { connectionKey, contactKey } from '../table/keys.js';
 
 export interface OutgoingMessage {
   body: string;

@@ -1,10 +1,9 @@
 import { AppError, parseOrThrow, planSchema, planUpdateSchema, PLAN_FLAGS, type Plan } from '@balcao/shared';
 import { clean, getItem, nextId, queryAll, queryIndexAll, transact, tx, updateItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { invalidateCompanyCache } from '../core/identity.js';
 import type { CompanyItem, PlanItem } from './types.js';
 
-const nameMarker = (name: string) => ({ PK: `UNIQ#PLANNAME#${name.trim().toLowerCase()}`, SK: 'UNIQ' });
 const duplicateName = () =>
   new AppError(409, 'ERR_VALIDATION', {
     message: 'Já existe um plano com esse nome',
@@ -42,7 +41,7 @@ export async function createPlan(input: unknown): Promise<Plan> {
   const id = await nextId(0, 'plan');
   const now = new Date().toISOString();
   const item: PlanItem = { ...keys.plan(id), entity: 'plan', id, ...data, createdAt: now, updatedAt: now };
-  await transact([tx.putUnique({ ...nameMarker(data.name), entity: 'unique', planId: id }), tx.put(item)], (i) =>
+  await transact([tx.putUnique({ ...keys.planName(data.name), entity: 'unique', planId: id }), tx.put(item)], (i) =>
     i === 0 ? duplicateName() : undefined,
   );
   return toPlan(item);
@@ -55,8 +54,8 @@ export async function updatePlan(id: number, input: unknown): Promise<Plan> {
   if (data.name && data.name.trim().toLowerCase() !== current.name.trim().toLowerCase()) {
     await transact(
       [
-        tx.putUnique({ ...nameMarker(data.name), entity: 'unique', planId: id }),
-        tx.delete(nameMarker(current.name)),
+        tx.putUnique({ ...keys.planName(data.name), entity: 'unique', planId: id }),
+        tx.delete(keys.planName(current.name)),
         tx.update(keys.plan(id), 'SET #n = :n, updatedAt = :u', { ':n': data.name, ':u': now }, 'attribute_exists(PK)', { '#n': 'name' }),
       ],
       (i) => (i === 0 ? duplicateName() : i === 2 ? new AppError(404, 'ERR_NO_PLAN_FOUND') : undefined),
@@ -75,7 +74,7 @@ export async function deletePlan(id: number): Promise<void> {
   if (inUse > 0) {
     throw new AppError(409, 'ERR_PLAN_IN_USE', { message: `Plano em uso por ${inUse} empresa(s)`, details: { companies: inUse } });
   }
-  await transact([tx.delete(keys.plan(id), 'attribute_exists(PK)'), tx.delete(nameMarker(current.name))], (i) =>
+  await transact([tx.delete(keys.plan(id), 'attribute_exists(PK)'), tx.delete(keys.planName(current.name))], (i) =>
     i === 0 ? new AppError(404, 'ERR_NO_PLAN_FOUND') : undefined,
   );
 }

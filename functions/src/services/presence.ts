@@ -2,7 +2,7 @@ import { PRESENCE_TTL_SECONDS, WS_CONNECTION_TTL_SECONDS, companyEvent } from '@
 import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { deleteItem, getItem, putItem, queryAll, updateItem, isConditionFailure } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { toApiUser } from './users.js';
 import type { UserItem } from './types.js';
@@ -21,7 +21,7 @@ export interface WsConnectionItem {
 }
 
 const ttlFromNow = () => Math.floor(Date.now() / 1000) + WS_CONNECTION_TTL_SECONDS;
-const ONLINE_INDEX = 'ONLINE';
+const ONLINE_INDEX = keys.onlineUsersPartition();
 
 export async function registerConnection(connectionId: string, user: UserItem, sessionId: string): Promise<void> {
   const ttl = ttlFromNow();

@@ -1,6 +1,6 @@
 import { AppError, companyEvent, parseOrThrow, queueSchema, queueUpdateSchema, type Queue } from '@balcao/shared';
 import { clean, getItem, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import type { CompanyItem, PlanItem, QueueItem, UserItem } from './types.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
@@ -13,7 +13,7 @@ const greetingRequired = () =>
 
 export const toApiQueue = (q: QueueItem): Queue => clean(q) as unknown as Queue;
 
-export const listQueueItems = (companyId: number) => queryAll<QueueItem>(`C#${companyId}`, keys.queuePrefix());
+export const listQueueItems = (companyId: number) => queryAll<QueueItem>(keys.companyPartition(companyId), keys.queuePrefix());
 
 /** Queues in menu order: `orderQueue` first (unset last), then name. */
 export async function listQueues(companyId: number): Promise<Queue[]> {
@@ -109,7 +109,7 @@ export async function deleteQueue(companyId: number, id: number): Promise<void> 
     ],
     (i) => (i === 0 ? new AppError(404, 'ERR_NO_QUEUE_FOUND') : undefined),
   );
-  const users = await queryAll<UserItem>(`C#${companyId}`, keys.userPrefix());
+  const users = await queryAll<UserItem>(keys.companyPartition(companyId), keys.userPrefix());
   const now = new Date().toISOString();
   await Promise.all(
     users

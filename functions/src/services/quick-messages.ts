@@ -13,13 +13,12 @@ import {
   type Audience,
 } from '@balcao/shared';
 import { clean, getItem, nextId, queryIndexAll, transact, tx, updateItem, type TransactItem } from '../core/db.js';
-import { pad } from '../core/keys.js';
+import { fold, quickMessageIndexKeys, quickMessageKey, quickMessagesPartition, shortcodeMarker } from '../table/keys.js';
 import { deleteObject, putObject, readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
 import { log } from '../core/log.js';
 import type { Identity } from '../core/identity.js';
 import type { UploadedFile } from '../core/http.js';
-import { fold } from './contacts.js';
 
 /**
  * Quick replies (spec 001 §3, §7). A reply belongs to the user who wrote it; `geral` ones are
@@ -50,11 +49,6 @@ export interface QuickMessageItem {
   createdAt: string;
   updatedAt: string;
 }
-
-export const quickMessageKey = (companyId: number, id: number) => ({ PK: `C#${companyId}#QM#${pad(id)}`, SK: 'QM' });
-const shortcodeMarker = (companyId: number, ownerId: number, shortcode: string) => ({ PK: `C#${companyId}#QMCODE#${ownerId}#${fold(shortcode)}`, SK: 'UNIQ' });
-const partition = (companyId: number) => `C#${companyId}#QMS`;
-const indexKeys = (companyId: number, shortcode: string, id: number) => ({ GSI1PK: partition(companyId), GSI1SK: `${fold(shortcode)}#${pad(id)}` });
 
 const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
 const duplicated = () => new AppError(409, 'ERR_DUPLICATED_SHORTCODE', { fields: [{ field: 'shortcode', message: 'ERR_DUPLICATED_SHORTCODE' }] });
@@ -93,7 +87,7 @@ async function announce(q: QuickMessageItem, action: 'create' | 'update' | 'dele
  * pages and searches are cut in memory like users, queues and tags.
  */
 const allOf = async (companyId: number) =>
-  (await queryIndexAll<QuickMessageItem>('GSI1', partition(companyId))).filter((q) => q.entity === 'quickMessage').sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1));
+  (await queryIndexAll<QuickMessageItem>('GSI1', quickMessagesPartition(companyId))).filter((q) => q.entity === 'quickMessage').sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1));
 
 /** `GET /quick-messages`: `{records, count, hasMore}`; admins may narrow to one user's (`userId`). */
 export async function listQuickMessages(identity: Identity, query: Record<string, string | undefined>) {
@@ -129,7 +123,7 @@ export async function createQuickMessage(identity: Identity, input: unknown): Pr
   const item: QuickMessageItem = {
     ...quickMessageKey(companyId, id),
     entity: 'quickMessage',
-    ...indexKeys(companyId, data.shortcode, id),
+    ...quickMessageIndexKeys(companyId, data.shortcode, id),
     id,
     companyId,
     userId: identity.userId,
@@ -160,7 +154,7 @@ export async function updateQuickMessage(identity: Identity, id: number, input: 
   const shortcode = data.shortcode ?? current.shortcode;
   const next: QuickMessageItem = {
     ...current,
-    ...indexKeys(companyId, shortcode, id),
+    ...quickMessageIndexKeys(companyId, shortcode, id),
     shortcode,
     message: data.message ?? current.message,
     geral: data.geral ?? current.geral,

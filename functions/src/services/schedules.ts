@@ -27,7 +27,18 @@ import { z } from 'zod';
 import { queryDirect, sqsClient } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, getItem, isConditionFailure, nextId, queryAll, queryIndexAll, transact, tx, updateItem } from '../core/db.js';
-import { keys, pad } from '../core/keys.js';
+import {
+  connectionKey,
+  contactKey,
+  fold,
+  keys,
+  SCHEDULE_DUE_SHARDS,
+  scheduleDueKeys,
+  scheduleDuePartition,
+  scheduleKey,
+  scheduleListSortKey,
+  schedulesPartition,
+} from '../table/keys.js';
 import { log } from '../core/log.js';
 import { publish } from '../core/realtime.js';
 import { askSessionHost } from '../core/rpc.js';
@@ -35,8 +46,8 @@ import { deleteObject, putObject, readUrl } from '../core/storage.js';
 import type { Identity } from '../core/identity.js';
 import type { UploadedFile } from '../core/http.js';
 import { queues } from '../workers/manifest.js';
-import { connectionKey, defaultConnection, type ConnectionItem } from './connections.js';
-import { contactKey, fold, getContactItem, type ContactItem } from './contacts.js';
+import { defaultConnection, type ConnectionItem } from './connections.js';
+import { getContactItem, type ContactItem } from './contacts.js';
 import { sendInTicket } from './outbound.js';
 import { timeZone } from './ticket-lifecycle.js';
 import { findOrCreateTicket, type TicketItem } from './tickets.js';
@@ -90,13 +101,6 @@ export interface ScheduleItem {
   createdAt: string;
   updatedAt: string;
 }
-
-export const scheduleKey = (companyId: number, id: number) => ({ PK: `C#${companyId}#SCH#${pad(id)}`, SK: 'SCHEDULE' });
-const partition = (companyId: number) => `C#${companyId}#SCHS`;
-/** The due index is split in a few partitions so one hot key does not take every write. */
-export const DUE_SHARDS = 4;
-const dueShard = (companyId: number, id: number) => `SCHDUE#${(companyId + id) % DUE_SHARDS}`;
-const dueKeys = (companyId: number, id: number, at: string) => ({ GSI4PK: dueShard(companyId, id), GSI4SK: `${at}#${companyId}#${pad(id)}` });
 
 const SCHEDULES_QUEUE = queues.find((q) => q.name === 'schedules')!;
 /** A job handed off without an outcome is handed again after this long (worker crash, lost message). */
@@ -155,7 +159,7 @@ export const toApiSchedule = async (s: ScheduleItem) => (await toApiSchedules(s.
 
 /** Live `company-<id>-schedule` events reach the schedule's owner and those who see every schedule. */
 async function announce(s: ScheduleItem, action: 'create' | 'update' | 'delete') {
-  const users = await queryAll<UserItem>(`C#${s.companyId}`, keys.userPrefix());
+  const users = await queryAll<UserItem>(keys.companyPartition(s.companyId), keys.userPrefix());
   const audience = users.filter((u) => u.id === s.userId || seesAllSchedules(u.profile, u.super)).map((u) => ({ kind: 'user' as const, userId: u.id }));
   if (!audience.length) return;
   const data = action === 'delete' ? { action, scheduleId: s.id } : { action, schedule: await toApiSchedule(s) };
@@ -206,7 +210,7 @@ async function contactOf(companyId: number, contactId: number): Promise<ContactI
  * company's partition and cut pages in memory, like quick replies and tags.
  */
 const allOf = async (companyId: number) =>
-  (await queryIndexAll<ScheduleItem>('GSI1', partition(companyId))).filter((s) => s.entity === 'schedule').sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1));
+  (await queryIndexAll<ScheduleItem>('GSI1', schedulesPartition(companyId))).filter((s) => s.entity === 'schedule').sort((a, b) => (a.GSI1SK < b.GSI1SK ? -1 : 1));
 
 /** `GET /schedules`: `{schedules, count, hasMore}` by send time; search in contact name, number and text. */
 export async function listSchedules(identity: Identity, query: Record<string, string | undefined>) {
@@ -237,9 +241,9 @@ export async function createSchedule(identity: Identity, input: unknown): Promis
   const item: ScheduleItem = {
     ...scheduleKey(companyId, id),
     entity: 'schedule',
-    GSI1PK: partition(companyId),
-    GSI1SK: `${data.sendAt}#${pad(id)}`,
-    ...dueKeys(companyId, id, data.sendAt),
+    GSI1PK: schedulesPartition(companyId),
+    GSI1SK: scheduleListSortKey(data.sendAt, id),
+    ...scheduleDueKeys(companyId, id, data.sendAt),
     id,
     companyId,
     userId: identity.userId,
@@ -291,8 +295,8 @@ export async function updateSchedule(identity: Identity, id: number, input: unkn
   const sendAt = data.sendAt ?? current.sendAt;
   const next: ScheduleItem = {
     ...current,
-    GSI1SK: `${sendAt}#${pad(id)}`,
-    ...dueKeys(companyId, id, sendAt),
+    GSI1SK: scheduleListSortKey(sendAt, id),
+    ...scheduleDueKeys(companyId, id, sendAt),
     contactId,
     contactName: contact?.name ?? current.contactName,
     contactNumber: contact?.number ?? current.contactNumber,
@@ -387,7 +391,7 @@ async function dueIn(shard: number, now: number): Promise<ScheduleItem[]> {
     TableName: env.tableName,
     IndexName: 'GSI4',
     KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
-    ExpressionAttributeValues: { ':p': `SCHDUE#${shard}`, ':c': `${new Date(now).toISOString()}#~` },
+    ExpressionAttributeValues: { ':p': scheduleDuePartition(shard), ':c': `${new Date(now).toISOString()}#~` },
     Limit: PER_SHARD,
   });
   return (out.Items ?? []) as ScheduleItem[];
@@ -400,14 +404,14 @@ async function dueIn(shard: number, now: number): Promise<ScheduleItem[]> {
  */
 export async function sweepSchedules(now = Date.now()): Promise<ScheduleJob[]> {
   const jobs: ScheduleJob[] = [];
-  for (let shard = 0; shard < DUE_SHARDS; shard++) {
+  for (let shard = 0; shard < SCHEDULE_DUE_SHARDS; shard++) {
     for (const s of await dueIn(shard, now)) {
       if (s.entity !== 'schedule') continue;
       const at = new Date(now).toISOString();
       const gaveUp = s.handoffs >= MAX_HANDOFFS;
       const set: Record<string, unknown> = gaveUp
         ? { status: 'ERRO', ...failure('HANDOFF_LOST'), updatedAt: at }
-        : { status: 'AGENDADA', handoffs: s.handoffs + 1, ...dueKeys(s.companyId, s.id, new Date(now + HANDOFF_RETRY_MS).toISOString()), updatedAt: at };
+        : { status: 'AGENDADA', handoffs: s.handoffs + 1, ...scheduleDueKeys(s.companyId, s.id, new Date(now + HANDOFF_RETRY_MS).toISOString()), updatedAt: at };
       try {
         const saved = await updateItem<ScheduleItem>(scheduleKey(s.companyId, s.id), set, {
           condition: 'attribute_exists(PK) AND updatedAt = :u',

@@ -2,7 +2,18 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, prefixCondition, queryAll, transact, tx, type Key, type TransactItem } from '../core/db.js';
-import { pad } from '../core/keys.js';
+import {
+  contactSearchPartition,
+  contactTicketKey,
+  contactTicketListKey,
+  contactTicketsPartition,
+  contactTokenKeys,
+  contactTokensPartition,
+  messageTokenKey,
+  messageTokenPartition,
+  type SearchContactKind,
+  ticketIdSortKey,
+} from '../table/keys.js';
 
 /**
  * The per-company word index behind the ticket search (docs/data-model.md, "Search index").
@@ -53,12 +64,6 @@ export const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-type ContactKind = 'N' | 'D';
-const tokenPk = (companyId: number, token: string) => `C#${companyId}#TOK#M#${token}`;
-const contactTokensPk = (companyId: number, contactId: number) => `C#${companyId}#CTOK#${pad(contactId)}`;
-const searchPartition = (companyId: number, kind: ContactKind) => `C#${companyId}#SRCH#${kind}`;
-export const contactTicketsPk = (companyId: number, contactId: number) => `C#${companyId}#CTK#${pad(contactId)}`;
-
 /**
  * The writes a new ticket adds to its creation transaction for the search: its `CTK#` item and its
  * id appended to the contact's ticket list (`CTL#`).
@@ -89,7 +94,6 @@ export interface ContactTicketList {
   n: number;
   base?: boolean;
 }
-export const contactTicketListKey = (companyId: number, contactId: number) => ({ PK: `C#${companyId}#CTL#${pad(contactId)}`, SK: 'TICKETS' });
 
 /** The contact's ticket list when it holds all of its tickets, else undefined (query `CTK#`). */
 export function wholeTicketList(list: ContactTicketList | undefined, contact: { createdAt?: string } | undefined, since: string | undefined): number[] | undefined {
@@ -106,8 +110,8 @@ const nameWords = (name: string) => wordsOf(name).map((w) => w.slice(0, NAME_WOR
 const namePhrase = (words: string[]) => words.join(' ').slice(0, NAME_TOKEN_MAX).trimEnd();
 
 /** Tokens of a contact: its name from each word on, and the digit suffixes of its number. */
-export function contactTokens(contact: { name: string; number: string }): { kind: ContactKind; token: string }[] {
-  const out = new Map<string, { kind: ContactKind; token: string }>();
+export function contactTokens(contact: { name: string; number: string }): { kind: SearchContactKind; token: string }[] {
+  const out = new Map<string, { kind: SearchContactKind; token: string }>();
   const digits = contact.number.replace(/\D/g, '');
   // A contact still named by its number (no push name yet) has no name words worth indexing.
   const placeholder = /^[\d\s()+.-]*$/.test(contact.name) && contact.name.replace(/\D/g, '') === digits;
@@ -146,15 +150,12 @@ async function batchWrite(requests: WriteRequest[]) {
   }
 }
 
-const contactTokenItem = (companyId: number, id: number, t: { kind: ContactKind; token: string }) => ({
-  PK: contactTokensPk(companyId, id),
-  SK: `${t.kind}#${t.token}`,
-  GSI1PK: searchPartition(companyId, t.kind),
-  GSI1SK: `${t.token}#${pad(id)}`,
+const contactTokenItem = (companyId: number, id: number, t: { kind: SearchContactKind; token: string }) => ({
+  ...contactTokenKeys(companyId, id, t),
   entity: 'searchToken',
   contactId: id,
 });
-const contactTokenPut = (companyId: number, id: number, t: { kind: ContactKind; token: string }): WriteRequest => ({ PutRequest: { Item: contactTokenItem(companyId, id, t) } });
+const contactTokenPut = (companyId: number, id: number, t: { kind: SearchContactKind; token: string }): WriteRequest => ({ PutRequest: { Item: contactTokenItem(companyId, id, t) } });
 
 /** The index items of a contact that has none yet (an import writes them in its transaction). */
 export const contactIndexItems = (companyId: number, c: { id: number; name: string; number: string }) =>
@@ -164,11 +165,11 @@ export const contactIndexItems = (companyId: number, c: { id: number; name: stri
 export function messageIndexItems(companyId: number, ticketId: number, body: string, mediaType?: string | null): Record<string, unknown>[] {
   // A contact card's body is a vCard: its field names are not words anyone searches for.
   if (mediaType === 'contactMessage') return [];
-  return messageTokens(body).map((w) => ({ PK: tokenPk(companyId, w), SK: pad(ticketId), entity: 'searchToken', ticketId }));
+  return messageTokens(body).map((w) => ({ ...messageTokenKey(companyId, w, ticketId), entity: 'searchToken', ticketId }));
 }
 
 /** The contact → ticket item (new tickets write it in their creation transaction). */
-export const contactTicketItem = (companyId: number, contactId: number, ticketId: number) => ({ PK: contactTicketsPk(companyId, contactId), SK: pad(ticketId), entity: 'contactTicket', ticketId });
+export const contactTicketItem = (companyId: number, contactId: number, ticketId: number) => ({ ...contactTicketKey(companyId, contactId, ticketId), entity: 'contactTicket', ticketId });
 
 /**
  * Writes many index items at once (a backfill): unconditional Puts, 100 to a transaction, `width`
@@ -200,7 +201,7 @@ export async function writeIndexItems(items: Record<string, unknown>[], width = 
  * so the index ends right whatever `before` said.
  */
 export async function indexContact(companyId: number, before: { name: string; number: string } | undefined, after: { id: number; name: string; number: string }) {
-  const pk = contactTokensPk(companyId, after.id);
+  const pk = contactTokensPartition(companyId, after.id);
   const next = contactTokens(after);
   const stored = before ? (await queryAll<{ SK: string }>(pk, undefined, { ProjectionExpression: 'SK' })).map((i) => i.SK) : [];
   const want = new Set(next.map((t) => `${t.kind}#${t.token}`));
@@ -213,7 +214,7 @@ export async function indexContact(companyId: number, before: { name: string; nu
 
 /** Removes a deleted contact's tokens (its tickets' relation items stay with the tickets). */
 export async function unindexContact(companyId: number, contactId: number) {
-  const pk = contactTokensPk(companyId, contactId);
+  const pk = contactTokensPartition(companyId, contactId);
   const stored = await queryAll<{ SK: string }>(pk, undefined, { ProjectionExpression: 'SK' });
   await batchWrite(stored.map((i) => ({ DeleteRequest: { Key: { PK: pk, SK: i.SK } } })));
 }
@@ -222,14 +223,14 @@ export async function unindexContact(companyId: number, contactId: number) {
  * Contacts with a name word starting with `token` (kind N) or digits `token` inside the number
  * (kind D), at most `limit` (`more` when there are others). Shared by the ticket and contact searches.
  */
-export async function contactIdsByToken(companyId: number, kind: ContactKind, token: string, limit: number): Promise<{ ids: number[]; more: boolean }> {
+export async function contactIdsByToken(companyId: number, kind: SearchContactKind, token: string, limit: number): Promise<{ ids: number[]; more: boolean }> {
   const ids = new Set<number>();
   let start: Record<string, unknown> | undefined;
   do {
     const out = await queryDirect({
       TableName: env.tableName,
       IndexName: 'GSI1',
-      ...prefixCondition('GSI1PK', searchPartition(companyId, kind), 'GSI1SK', token),
+      ...prefixCondition('GSI1PK', contactSearchPartition(companyId, kind), 'GSI1SK', token),
       ProjectionExpression: 'contactId',
       Limit: limit + 1,
       ExclusiveStartKey: start,
@@ -348,9 +349,9 @@ export class IdStream {
     private limit: number,
   ) {}
 
-  static message = (companyId: number, word: string, below: number | undefined, limit: number) => new IdStream(tokenPk(companyId, word), below, limit);
+  static message = (companyId: number, word: string, below: number | undefined, limit: number) => new IdStream(messageTokenPartition(companyId, word), below, limit);
   static contact = (companyId: number, contactId: number, below: number | undefined, limit: number) =>
-    new IdStream(contactTicketsPk(companyId, contactId), below, limit);
+    new IdStream(contactTicketsPartition(companyId, contactId), below, limit);
   /** A stream already read whole: a contact's ticket list (`wholeTicketList`). */
   static fixed(ids: number[], below: number | undefined) {
     const s = new IdStream('', below, 0);
@@ -383,7 +384,7 @@ export class IdStream {
     const out = await queryDirect({
       TableName: env.tableName,
       KeyConditionExpression: this.below ? 'PK = :pk AND SK < :b' : 'PK = :pk',
-      ExpressionAttributeValues: this.below ? { ':pk': this.pk, ':b': pad(this.below) } : { ':pk': this.pk },
+      ExpressionAttributeValues: this.below ? { ':pk': this.pk, ':b': ticketIdSortKey(this.below) } : { ':pk': this.pk },
       ProjectionExpression: 'SK',
       ScanIndexForward: false,
       Limit: limit,
@@ -420,6 +421,6 @@ export async function pool<T, R>(xs: T[], n: number, fn: (x: T) => Promise<R>): 
 /** Which of `ticketIds` have `word` in one of their messages (one BatchGet of token keys). */
 export async function ticketsWithWord(companyId: number, word: string, ticketIds: number[]): Promise<Set<number>> {
   if (!ticketIds.length) return new Set();
-  const found = await batchGet<{ ticketId: number }>(ticketIds.map((id) => ({ PK: tokenPk(companyId, word), SK: pad(id) })));
+  const found = await batchGet<{ ticketId: number }>(ticketIds.map((id) => messageTokenKey(companyId, word, id)));
   return new Set(found.map((f) => f.ticketId));
 }

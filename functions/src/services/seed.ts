@@ -1,5 +1,5 @@
 import { getItem, putItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { listPlans, createPlan } from './plans.js';
 import { createCompany, listCompanies } from './companies.js';
 import { createQueue, listQueueItems } from './queues.js';
@@ -24,7 +24,7 @@ export const DEMO_QUEUES = [
  */
 /** Seed steps are versioned so an older `.local/` gets the newer steps once, and never again. */
 const SEED_VERSION = 7;
-const seedMarker = { PK: 'SEED', SK: 'LOCAL' };
+const seedMarker = keys.seed();
 
 export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number; demoConnectionId?: number }> {
   const marker = await getItem<{ companyId: number; userId: number }>(keys.uniqueEmail(opts.adminEmail));

@@ -12,7 +12,7 @@ import {
 } from '@balcao/shared';
 import { z } from 'zod';
 import { queryAll, putItem, getItem, tx, type TransactItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import type { SettingRecord } from './types.js';
 
@@ -20,7 +20,7 @@ const shown = (key: string, value: string) => (SECRET_SETTING_KEYS.includes(key 
 
 /** The company's settings: stored values over the defaults, secrets masked. */
 export async function listSettings(companyId: number): Promise<SettingItem[]> {
-  const stored = await queryAll<SettingRecord>(`C#${companyId}`, keys.settingPrefix());
+  const stored = await queryAll<SettingRecord>(keys.companyPartition(companyId), keys.settingPrefix());
   const values = new Map<string, string>(Object.entries(DEFAULT_SETTINGS));
   for (const s of stored) values.set(s.key, s.value);
   return [...values.entries()].map(([key, value]) => ({ key, value: shown(key, value), companyId }));

@@ -14,13 +14,23 @@ import {
 import { dynamo, queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, clean, getItem, isConditionFailure, nextId, prefixCondition, queryIndexAll, tx, updateItem, type TransactItem } from '../core/db.js';
-import { pad } from '../core/keys.js';
+import {
+  contactKey,
+  fold,
+  tagIndexKeys,
+  tagKey,
+  tagLinkKey,
+  type TagLinkKind,
+  tagLinkPrefix,
+  tagsPartition,
+  ticketKey,
+} from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { log } from '../core/log.js';
 import type { Identity } from '../core/identity.js';
 import { visibleTicket } from './conversation.js';
-import { contactKey, fold, publishContact, type ContactItem } from './contacts.js';
-import { getTicketItem, ticketGuard, ticketKey, type TicketItem } from './tickets.js';
+import { publishContact, type ContactItem } from './contacts.js';
+import { getTicketItem, ticketGuard, type TicketItem } from './tickets.js';
 import { toApiTickets } from './ticket-view.js';
 import { refreshContactViews } from './contact-view.js';
 
@@ -56,15 +66,6 @@ export interface TagItem {
 }
 
 export type TagRef = { id: number; name: string; color: string; type: TagType };
-type LinkKind = 'TK' | 'CT';
-
-export const tagKey = (companyId: number, id: number) => ({ PK: `C#${companyId}#TAG#${pad(id)}`, SK: 'TAG' });
-export const tagLinkKey = (companyId: number, tagId: number, kind: LinkKind, targetId: number) => ({
-  PK: `C#${companyId}#TAG#${pad(tagId)}`,
-  SK: `${kind}#${pad(targetId)}`,
-});
-const tagsPartition = (companyId: number) => `C#${companyId}#TAGS`;
-const tagIndexKeys = (companyId: number, name: string, id: number) => ({ GSI1PK: tagsPartition(companyId), GSI1SK: `${fold(name)}#${pad(id)}` });
 
 const DEFAULT_COLOR = '#5C59A0';
 const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
@@ -108,7 +109,7 @@ async function allTags(companyId: number): Promise<TagItem[]> {
  * Transaction items that move a target's links from `before` to `after`: each new link must not
  * exist yet and its tag must exist, be of `type` and not be deleting; each dropped link must exist.
  */
-function linkOps(companyId: number, kind: LinkKind, targetId: number, before: number[], after: number[], type: TagType): TransactItem[] {
+function linkOps(companyId: number, kind: TagLinkKind, targetId: number, before: number[], after: number[], type: TagType): TransactItem[] {
   const counter = kind === 'TK' ? 'ticketsCount' : 'contactsCount';
   const added = after.filter((x) => !before.includes(x));
   const removed = before.filter((x) => !after.includes(x));
@@ -247,23 +248,23 @@ export { assertTags as assertContactTags };
 
 /** Ids of the contacts carrying a tag (its link items), at most `limit`. */
 export async function contactIdsWithTag(companyId: number, tagId: number, limit: number): Promise<{ ids: number[]; truncated: boolean }> {
-  const links = await queryLinks(companyId, tagId, 'CT#', limit + 1);
+  const links = await queryLinks(companyId, tagId, 'CT', limit + 1);
   const ids = links.map((l) => l.targetId);
   return { ids: ids.slice(0, limit), truncated: ids.length > limit };
 }
 
-/** Link items of a tag (`TK#`, `CT#` or both with `''`), at most `limit`. */
-async function queryLinks(companyId: number, tagId: number, prefix: 'TK#' | 'CT#' | '', limit: number) {
-  const out: { kind: LinkKind; targetId: number }[] = [];
+/** Link items of a tag (tickets `TK`, contacts `CT` or both with `''`), at most `limit`. */
+async function queryLinks(companyId: number, tagId: number, kind: TagLinkKind | '', limit: number) {
+  const out: { kind: TagLinkKind; targetId: number }[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await queryDirect({
       TableName: env.tableName,
-      ...prefixCondition('PK', tagKey(companyId, tagId).PK, 'SK', prefix),
+      ...prefixCondition('PK', tagKey(companyId, tagId).PK, 'SK', tagLinkPrefix(kind)),
       Limit: Math.min(1000, limit - out.length),
       ExclusiveStartKey: start,
     });
-    for (const i of (page.Items ?? []) as { entity: string; kind: LinkKind; targetId: number }[]) if (i.entity === 'tagLink') out.push({ kind: i.kind, targetId: i.targetId });
+    for (const i of (page.Items ?? []) as { entity: string; kind: TagLinkKind; targetId: number }[]) if (i.entity === 'tagLink') out.push({ kind: i.kind, targetId: i.targetId });
     start = page.LastEvaluatedKey;
   } while (start && out.length < limit);
   return out;
@@ -451,7 +452,7 @@ export async function deleteTag(identity: Identity, id: number): Promise<void> {
 }
 
 /** A link whose ticket or contact is gone (deleted elsewhere): the link and its count go too. */
-async function dropOrphanLink(companyId: number, tagId: number, l: { kind: LinkKind; targetId: number }) {
+async function dropOrphanLink(companyId: number, tagId: number, l: { kind: TagLinkKind; targetId: number }) {
   const counter = l.kind === 'TK' ? 'ticketsCount' : 'contactsCount';
   try {
     await runTagTransaction([

@@ -3,7 +3,7 @@ import type { TicketStatusValue } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { queryAll, queryIndexAll, tx, type TransactItem } from '../core/db.js';
-import { pad } from '../core/keys.js';
+import { ticketCounterSortKey, ticketCountersPartition, ticketsByStatus } from '../table/keys.js';
 
 /**
  * Counters of the working set (docs/data-model.md, "Ticket counters"): how many pending and open
@@ -29,8 +29,6 @@ export interface TicketCounter {
 }
 
 const COUNTED: readonly TicketStatusValue[] = ['pending', 'open'];
-export const ticketCountersPk = (companyId: number) => `C#${companyId}#TCNT`;
-const counterSk = (f: Omit<CounterFacts, 'companyId'>) => `${f.status}#${pad(f.queueId ?? 0)}#${pad(f.userId ?? 0)}`;
 
 /**
  * The counter updates of a ticket going from `before` to `after` (undefined: it did not exist /
@@ -40,7 +38,7 @@ export function counterDeltas(before: CounterFacts | null | undefined, after: Co
   const deltas = new Map<string, { facts: CounterFacts; d: number }>();
   const add = (f: CounterFacts | null | undefined, d: number) => {
     if (!f || !COUNTED.includes(f.status)) return;
-    const sk = counterSk(f);
+    const sk = ticketCounterSortKey(f);
     const cur = deltas.get(sk);
     deltas.set(sk, { facts: f, d: (cur?.d ?? 0) + d });
   };
@@ -50,7 +48,7 @@ export function counterDeltas(before: CounterFacts | null | undefined, after: Co
     .filter(([, v]) => v.d !== 0)
     .map(([sk, { facts, d }]) =>
       tx.update(
-        { PK: ticketCountersPk(facts.companyId), SK: sk },
+        { PK: ticketCountersPartition(facts.companyId), SK: sk },
         'ADD n :d SET entity = :e, #s = :s, queueId = :q, userId = :u',
         { ':d': d, ':e': 'ticketCounter', ':s': facts.status, ':q': facts.queueId ?? null, ':u': facts.userId ?? null },
         undefined,
@@ -61,7 +59,7 @@ export function counterDeltas(before: CounterFacts | null | undefined, after: Co
 
 /** A company's counters (a few dozen small items: one Query). */
 export async function readTicketCounters(companyId: number): Promise<TicketCounter[]> {
-  const items = await queryAll<TicketCounter>(ticketCountersPk(companyId), undefined, {
+  const items = await queryAll<TicketCounter>(ticketCountersPartition(companyId), undefined, {
     ConsistentRead: true,
     ProjectionExpression: '#s, queueId, userId, n',
     ExpressionAttributeNames: { '#s': 'status' },
@@ -73,9 +71,9 @@ export async function readTicketCounters(companyId: number): Promise<TicketCount
 export async function countWorkingSet(companyId: number): Promise<Map<string, TicketCounter>> {
   const out = new Map<string, TicketCounter>();
   for (const status of COUNTED) {
-    const tickets = await queryIndexAll<{ status: TicketStatusValue; queueId: number | null; userId: number | null }>('GSI1', `C#${companyId}#TKS#${status}`);
+    const tickets = await queryIndexAll<{ status: TicketStatusValue; queueId: number | null; userId: number | null }>('GSI1', ticketsByStatus(companyId, status));
     for (const t of tickets) {
-      const sk = counterSk(t);
+      const sk = ticketCounterSortKey(t);
       const cur = out.get(sk) ?? { status: t.status, queueId: t.queueId ?? null, userId: t.userId ?? null, n: 0 };
       cur.n++;
       out.set(sk, cur);
@@ -91,9 +89,9 @@ export async function countWorkingSet(companyId: number): Promise<Map<string, Ti
  */
 export async function rebuildTicketCounters(companyId: number): Promise<number> {
   const want = await countWorkingSet(companyId);
-  const stored = await queryAll<{ SK: string }>(ticketCountersPk(companyId), undefined, { ProjectionExpression: 'SK' });
+  const stored = await queryAll<{ SK: string }>(ticketCountersPartition(companyId), undefined, { ProjectionExpression: 'SK' });
   const put = (sk: string, c: Omit<TicketCounter, 'n'>, n: number) =>
-    dynamo().send(new PutCommand({ TableName: env.tableName, Item: { PK: ticketCountersPk(companyId), SK: sk, entity: 'ticketCounter', ...c, n } }));
+    dynamo().send(new PutCommand({ TableName: env.tableName, Item: { PK: ticketCountersPartition(companyId), SK: sk, entity: 'ticketCounter', ...c, n } }));
   for (const [sk, c] of want) await put(sk, c, c.n);
   for (const s of stored) {
     if (want.has(s.SK)) continue;

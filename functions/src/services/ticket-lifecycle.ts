@@ -14,17 +14,26 @@ import {
 } from '@balcao/shared';
 import { conflictPause, deleteItem, getItem, nextId, queryAll, transact, tx, updateItem, isConditionFailure, isTransactionConflict, type TransactItem } from '../core/db.js';
 import { counterDeltas } from './ticket-counters.js';
-import { keys } from '../core/keys.js';
+import {
+  connectionKey,
+  contactKey,
+  currentMarker,
+  keys,
+  messagePointer,
+  messageSk,
+  ticketKey,
+  uuidPointer,
+} from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { sendCommand } from '../core/commands.js';
 import type { Identity } from '../core/identity.js';
-import { contactKey, type ContactItem } from './contacts.js';
-import { connectionKey, defaultConnection, type ConnectionItem } from './connections.js';
-import { messageSk, type MessageItem } from './messages.js';
+import { type ContactItem } from './contacts.js';
+import { defaultConnection, type ConnectionItem } from './connections.js';
+import { type MessageItem } from './messages.js';
 import { sendInTicket } from './outbound.js';
 import { settingValue } from './settings.js';
 import { visibleTicket } from './conversation.js';
-import { currentMarker, getTicketItem, newTicketItem, ticketGuard, ticketIndexKeys, ticketKey, uuidPointer, type TicketItem } from './tickets.js';
+import { getTicketItem, newTicketItem, ticketGuard, ticketIndexKeys, type TicketItem } from './tickets.js';
 import { contactTicketWrites } from './search-index.js';
 import { settleContactView } from './contact-view.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
@@ -503,7 +512,7 @@ export async function deleteTicket(identity: Identity, ticketId: number): Promis
   const rest = await queryAll<MessageItem & { entity: string }>(t.PK);
   for (const m of rest) {
     await deleteItem({ PK: m.PK, SK: m.SK });
-    if (m.entity === 'message') await deleteItem({ PK: `C#${t.companyId}#MID#${m.id}`, SK: `W#${m.whatsappId}` });
+    if (m.entity === 'message') await deleteItem(messagePointer(t.companyId, m.id, m.whatsappId));
   }
 }
 

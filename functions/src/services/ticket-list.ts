@@ -13,13 +13,14 @@ import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
-import { contactKey, type ContactItem } from './contacts.js';
+import { type ContactItem } from './contacts.js';
 import { TICKET_FIELDS, ticketIndexKeys, type TicketItem } from './tickets.js';
 import { toApiTickets } from './ticket-view.js';
 import { settingValue } from './settings.js';
 import { parseQuery } from './search-index.js';
 import { countSearch, searchCursor, searchTickets } from './ticket-search.js';
 import { readTicketCounters, type TicketCounter } from './ticket-counters.js';
+import { contactKey, ticketsByQueue, ticketsByStatus, ticketsByUser, ticketSortKey } from '../table/keys.js';
 
 type Index = 'GSI1' | 'GSI2' | 'GSI3';
 interface Source {
@@ -126,7 +127,6 @@ class Stream {
   }
 }
 
-export const sortKey = (t: TicketItem) => `${t.updatedAt}#${String(t.id).padStart(10, '0')}`;
 
 /**
  * Which index partitions can hold the tickets of a list (docs/data-model.md, "Ticket lists"):
@@ -136,8 +136,8 @@ function sourcesFor(identity: Identity, statuses: TicketStatusValue[], q: Ticket
   const cid = identity.companyId;
   const seesAll = identity.isSuper || isAdminProfile(identity.profile) || identity.profile === 'Nível 3';
   const out: Source[] = [];
-  const byUser = (u: number, s: string): Source => ({ index: 'GSI2', pk: `C#${cid}#TKU#${u}#${s}` });
-  const byQueue = (qid: number, s: string): Source => ({ index: 'GSI3', pk: `C#${cid}#TKQ#${qid}#${s}` });
+  const byUser = (u: number, s: string): Source => ({ index: 'GSI2', pk: ticketsByUser(cid, u, s) });
+  const byQueue = (qid: number, s: string): Source => ({ index: 'GSI3', pk: ticketsByQueue(cid, qid, s) });
   for (const s of statuses) {
     if (q.users?.length && identity.isAdmin) {
       for (const u of q.users) out.push(byUser(u, s));
@@ -152,7 +152,7 @@ function sourcesFor(identity: Identity, statuses: TicketStatusValue[], q: Ticket
     }
     if (seesAll) {
       if (q.queueIds?.length) for (const qid of [...q.queueIds, 0]) out.push(byQueue(qid, s));
-      else out.push({ index: 'GSI1', pk: `C#${cid}#TKS#${s}` });
+      else out.push({ index: 'GSI1', pk: ticketsByStatus(cid, s) });
       continue;
     }
     // A pending ticket has no agent (every write that makes one pending clears it): the viewer's
@@ -283,7 +283,7 @@ export async function listTickets(identity: Identity, query: Record<string, stri
     tickets: await toApiTickets(identity.companyId, page),
     ...(count !== undefined ? { count } : {}),
     hasMore,
-    nextCursor: hasMore && last ? sortKey(last) : null,
+    nextCursor: hasMore && last ? ticketSortKey(last) : null,
   };
 }
 
@@ -322,7 +322,7 @@ async function pageOf(identity: Identity, plan: Plan, skip: number) {
     let bestHead: TicketItem | undefined;
     for (const s of streams) {
       const h = await s.head();
-      if (h && (!bestHead || sortKey(h) > sortKey(bestHead))) {
+      if (h && (!bestHead || ticketSortKey(h) > ticketSortKey(bestHead))) {
         best = s;
         bestHead = h;
       }
@@ -352,7 +352,7 @@ async function pageOf(identity: Identity, plan: Plan, skip: number) {
 async function refillAhead(streams: Stream[], want: number, pass: (t: TicketItem) => boolean) {
   if (streams.length < 2) return;
   for (let round = 0; round < 4; round++) {
-    const keys = streams.flatMap((s) => s.buffered().filter(pass).map(sortKey)).sort().reverse();
+    const keys = streams.flatMap((s) => s.buffered().filter(pass).map(ticketSortKey)).sort().reverse();
     const bound = keys.length >= want ? keys[want - 1] : '';
     const short = streams.filter((s) => !s.done && s.lastKey !== undefined && s.lastKey > bound);
     if (!short.length) return;

@@ -2,7 +2,7 @@ import { AppError, parseOrThrow, ticketNoteListSchema, ticketNoteSchema } from '
 import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { batchGet, getItem, nextId, putItem, deleteItem } from '../core/db.js';
-import { keys, pad } from '../core/keys.js';
+import { keys, noteIndexKeys, noteKey, notesOfContact } from '../table/keys.js';
 import type { Identity } from '../core/identity.js';
 import { visibleTicket } from './conversation.js';
 import type { UserItem } from './types.js';
@@ -23,10 +23,6 @@ export interface TicketNoteItem {
   updatedAt: string;
 }
 
-export const noteKey = (companyId: number, id: number) => ({ PK: `C#${companyId}#NOTE#${pad(id)}`, SK: 'NOTE' });
-/** Notes of a contact, oldest first (docs/data-model.md). */
-const notesOfContact = (companyId: number, contactId: number) => `C#${companyId}#NOTES#${contactId}`;
-
 function toApiNote(n: TicketNoteItem, users: Map<number, UserItem>) {
   const u = users.get(n.userId);
   return { id: n.id, note: n.note, ticketId: n.ticketId, contactId: n.contactId, userId: n.userId, user: u ? { id: u.id, name: u.name } : null, createdAt: n.createdAt, updatedAt: n.updatedAt };
@@ -43,8 +39,7 @@ export async function createNote(identity: Identity, input: unknown) {
   const item: TicketNoteItem = {
     ...noteKey(identity.companyId, id),
     entity: 'ticketNote',
-    GSI1PK: notesOfContact(identity.companyId, data.contactId),
-    GSI1SK: `${now}#${pad(id)}`,
+    ...noteIndexKeys(identity.companyId, data.contactId, now, id),
     id,
     companyId: identity.companyId,
     note: data.note,

@@ -1,23 +1,11 @@
 import { TICKETS_PAGE, validationError } from '@balcao/shared';
 import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
-import { contactKey, type ContactItem } from './contacts.js';
-import {
-  IdStream,
-  contactLookupExact,
-  contactMatches,
-  contactTicketListKey,
-  contactsByPhrase,
-  contactsOfWord,
-  parseQuery,
-  pool,
-  ticketsWithWord,
-  wholeTicketList,
-  type ContactTicketList,
-  type QueryWord,
-} from './search-index.js';
+import { type ContactItem } from './contacts.js';
+import { IdStream, contactLookupExact, contactMatches, contactsByPhrase, contactsOfWord, parseQuery, pool, ticketsWithWord, wholeTicketList, type ContactTicketList, type QueryWord } from './search-index.js';
 import { byContactTags, type Plan } from './ticket-list.js';
-import { ticketKey, type TicketItem } from './tickets.js';
+import { type TicketItem } from './tickets.js';
+import { contactKey, contactTicketListKey, ticketKey } from '../table/keys.js';
 
 /**
  * Bounds of one search request (docs/decisions.md, "Search pages"): what it reads depends on the

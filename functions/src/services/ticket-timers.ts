@@ -4,13 +4,22 @@ import { z } from 'zod';
 import { queryDirect, sqsClient } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { getItem, tx, type TransactItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import {
+  connectionKey,
+  contactKey,
+  currentMarker,
+  keys,
+  ticketKey,
+  type TicketTimerKind,
+  ticketTimerPartition,
+  TIMER_CONNECTIONS,
+} from '../table/keys.js';
 import { log } from '../core/log.js';
-import { contactKey, type ContactItem } from './contacts.js';
-import { connectionKey, type ConnectionItem } from './connections.js';
+import { type ContactItem } from './contacts.js';
+import { type ConnectionItem } from './connections.js';
 import { settingValue } from './settings.js';
 import { Raced, commit, laterThan, publishTicketChange, sendAutomated, timeZone } from './ticket-lifecycle.js';
-import { TIMER_CONNECTIONS, currentMarker, ticketKey, timerPartition, type TicketItem, type TimerKind } from './tickets.js';
+import { type TicketItem } from './tickets.js';
 import type { QueueItem } from './types.js';
 import { queues } from '../workers/manifest.js';
 
@@ -39,7 +48,7 @@ export const timerJobSchema = z.object({
 export type TimerJob = z.infer<typeof timerJobSchema>;
 
 /** The minutes after which a kind is due on this connection, or undefined when it is off. */
-export function timerMinutes(conn: ConnectionItem, kind: TimerKind): number | undefined {
+export function timerMinutes(conn: ConnectionItem, kind: TicketTimerKind): number | undefined {
   if (kind === 'transfer') return conn.timeToTransfer > 0 && conn.transferQueueId ? conn.timeToTransfer : undefined;
   return conn.expiresTicket > 0 ? conn.expiresTicket : undefined;
 }
@@ -62,13 +71,13 @@ async function timerConnections(): Promise<ConnectionItem[]> {
 }
 
 /** Ticket ids of a connection's timer partition whose last activity is at or before `cutoff`. */
-async function dueTickets(conn: ConnectionItem, kind: TimerKind, cutoff: number): Promise<number[]> {
+async function dueTickets(conn: ConnectionItem, kind: TicketTimerKind, cutoff: number): Promise<number[]> {
   // Sort keys are `<updatedAt ISO>#<id padded>`; '~' sorts after every digit.
   const out = await queryDirect({
     TableName: env.tableName,
     IndexName: 'GSI4',
     KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
-    ExpressionAttributeValues: { ':p': timerPartition(conn.companyId, conn.id, kind), ':c': `${new Date(cutoff).toISOString()}#~` },
+    ExpressionAttributeValues: { ':p': ticketTimerPartition(conn.companyId, conn.id, kind), ':c': `${new Date(cutoff).toISOString()}#~` },
     ProjectionExpression: 'id',
     Limit: PER_PARTITION,
   });

@@ -1,9 +1,9 @@
 import type { TicketFields } from '@balcao/shared';
 import { batchGet, type Key } from '../core/db.js';
 import { contactViewOf, type ContactView } from './contact-view.js';
-import { keys } from '../core/keys.js';
-import { contactKey, type ContactItem } from './contacts.js';
-import { connectionKey, type ConnectionItem } from './connections.js';
+import { connectionKey, contactKey, keys } from '../table/keys.js';
+import { type ContactItem } from './contacts.js';
+import { type ConnectionItem } from './connections.js';
 import { TICKET_FIELDS, type TicketItem } from './tickets.js';
 import type { QueueItem, UserItem } from './types.js';
 import { refsOf, tagRefs, type TagRef } from './tags.js';

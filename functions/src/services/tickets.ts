@@ -2,7 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type TicketFields, type TicketStatus } from '@balcao/shared';
 import { getItem, isTransactionConflict, nextId, transact, tx } from '../core/db.js';
 import { counterDeltas } from './ticket-counters.js';
-import { pad } from '../core/keys.js';
+import {
+  currentMarker,
+  ticketKey,
+  ticketsByQueue,
+  ticketsByStatus,
+  ticketsByUser,
+  ticketSortKey,
+  type TicketTimerKind,
+  ticketTimerPartition,
+  TIMER_CONNECTIONS,
+  timerConnectionSortKey,
+  uuidPointer,
+} from '../table/keys.js';
 import { contactTicketWrites } from './search-index.js';
 import { contactViewOf, settleContactView, type ContactView, type ContactViewSource } from './contact-view.js';
 
@@ -43,18 +55,6 @@ void everyTicketField;
 
 export const TWO_HOURS_MS = 2 * 60 * 60 * 1000;
 
-export const ticketKey = (companyId: number, id: number) => ({ PK: `C#${companyId}#TK#${pad(id)}`, SK: 'TICKET' });
-export const uuidPointer = (companyId: number, uuid: string) => ({ PK: `C#${companyId}#TKU#${uuid}`, SK: 'UUID' });
-export const currentMarker = (companyId: number, connectionId: number, contactId: number) => ({
-  PK: `C#${companyId}#CUR#${connectionId}#${contactId}`,
-  SK: 'CUR',
-});
-
-export type TimerKind = 'transfer' | 'expire';
-
-/** The partition of a connection's tickets that one timer kind watches. */
-export const timerPartition = (companyId: number, connectionId: number, kind: TimerKind) => `C#${companyId}#TMR#${connectionId}#${kind}`;
-
 /**
  * The ticket timer index (GSI4, sparse): a pending ticket without a queue waits for the auto-transfer,
  * an open ticket whose last message was ours waits for the inactivity close, each in its
@@ -62,11 +62,11 @@ export const timerPartition = (companyId: number, connectionId: number, kind: Ti
  * every whole-item write of a ticket keeps it true; the sweeper reads only the due range.
  */
 export function ticketTimerKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'queueId' | 'whatsappId' | 'updatedAt' | 'lastFromMe'>) {
-  const kind: TimerKind | undefined =
+  const kind: TicketTimerKind | undefined =
     t.status === 'pending' && t.queueId === null ? 'transfer' : t.status === 'open' && t.lastFromMe === true ? 'expire' : undefined;
   // undefined removes the attributes (the document client drops undefined values).
   if (!kind) return { GSI4PK: undefined, GSI4SK: undefined };
-  return { GSI4PK: timerPartition(t.companyId, t.whatsappId, kind), GSI4SK: `${t.updatedAt}#${pad(t.id)}` };
+  return { GSI4PK: ticketTimerPartition(t.companyId, t.whatsappId, kind), GSI4SK: ticketSortKey(t) };
 }
 
 /**
@@ -75,20 +75,19 @@ export function ticketTimerKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status
  */
 export function connectionTimerKeys(c: { companyId: number; id: number; timeToTransfer?: number | null; transferQueueId?: number | null; expiresTicket?: number | null }) {
   const on = ((c.timeToTransfer ?? 0) > 0 && !!c.transferQueueId) || (c.expiresTicket ?? 0) > 0;
-  return on ? { GSI2PK: TIMER_CONNECTIONS, GSI2SK: `${c.companyId}#${pad(c.id)}` } : undefined;
+  return on ? { GSI2PK: TIMER_CONNECTIONS, GSI2SK: timerConnectionSortKey(c.companyId, c.id) } : undefined;
 }
-export const TIMER_CONNECTIONS = 'TIMERS';
 
 /** The list indexes of a ticket (docs/data-model.md): per status, per agent, per queue; newest first. */
 export function ticketIndexKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'userId' | 'queueId' | 'updatedAt' | 'whatsappId' | 'lastFromMe'>) {
-  const sk = `${t.updatedAt}#${pad(t.id)}`;
+  const sk = ticketSortKey(t);
   return {
     ...ticketTimerKeys(t),
-    GSI1PK: `C#${t.companyId}#TKS#${t.status}`,
+    GSI1PK: ticketsByStatus(t.companyId, t.status),
     GSI1SK: sk,
-    GSI2PK: `C#${t.companyId}#TKU#${t.userId ?? 0}#${t.status}`,
+    GSI2PK: ticketsByUser(t.companyId, t.userId ?? 0, t.status),
     GSI2SK: sk,
-    GSI3PK: `C#${t.companyId}#TKQ#${t.queueId ?? 0}#${t.status}`,
+    GSI3PK: ticketsByQueue(t.companyId, t.queueId ?? 0, t.status),
     GSI3SK: sk,
   };
 }

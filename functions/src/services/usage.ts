@@ -1,6 +1,6 @@
 import { planLimitError, type LimitedResource } from '@balcao/shared';
 import { tx, type TransactItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 
 /**
  * Plan limits are kept race-free with a per-company usage item: the increment is a conditional

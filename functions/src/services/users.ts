@@ -10,7 +10,7 @@ import {
   type User,
 } from '@balcao/shared';
 import { batchGet, clean, getItem, nextId, queryAll, transact, tx, updateItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { connectionKey, keys } from '../table/keys.js';
 import { identityProvider } from '../core/cognito.js';
 import { assertImage, deleteObject, putObject, readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
@@ -48,7 +48,7 @@ export async function getUserItem(companyId: number, id: number): Promise<UserIt
   return item;
 }
 
-export const listUserItems = (companyId: number) => queryAll<UserItem>(`C#${companyId}`, keys.userPrefix());
+export const listUserItems = (companyId: number) => queryAll<UserItem>(keys.companyPartition(companyId), keys.userPrefix());
 
 const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 
@@ -93,7 +93,7 @@ async function assertQueuesExist(companyId: number, queueIds: number[]) {
 
 async function assertConnectionExists(companyId: number, whatsappId: number | null | undefined) {
   if (whatsappId === null || whatsappId === undefined) return;
-  const found = await getItem({ PK: `C#${companyId}`, SK: `WAPP#${String(whatsappId).padStart(10, '0')}` });
+  const found = await getItem(connectionKey(companyId, whatsappId));
   if (!found) throw new AppError(400, 'ERR_NO_WAPP_FOUND', { fields: [{ field: 'whatsappId', message: 'ERR_NO_WAPP_FOUND' }] });
 }
 

@@ -2,7 +2,7 @@ import type { SQSEvent, SQSBatchResponse } from 'aws-lambda';
 import { ApiGatewayManagementApiClient, PostToConnectionCommand, GoneException } from '@aws-sdk/client-apigatewaymanagementapi';
 import { canSeeTicket, type RealtimeMessage, type Audience } from '@balcao/shared';
 import { batchGet, queryAll, type Key } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { env } from '../core/env.js';
 import { log } from '../core/log.js';
 import { dropConnection } from '../services/presence.js';

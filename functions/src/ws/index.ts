@@ -3,7 +3,7 @@ import { room, WS_CLIENT_ACTIONS, type WsClientAction } from '@balcao/shared';
 import { verifyToken, sessionOf } from '../core/jwt.js';
 import { assertCompanyActive, isCurrentSession, loadCompanyAndPlan, loadUserBySub } from '../core/identity.js';
 import { getItem } from '../core/db.js';
-import { keys } from '../core/keys.js';
+import { keys } from '../table/keys.js';
 import { log } from '../core/log.js';
 import { dropConnection, getConnection, joinRoom, leaveRoom, refreshConnection, registerConnection } from '../services/presence.js';
 import type { UserItem } from '../services/types.js';

@@ -81,7 +81,7 @@ export async function superUser() {
     applyStackEnv();
     const { createUser } = await import('../../src/services/users.js');
     const { getItem } = await import('../../src/core/db.js');
-    const { keys } = await import('../../src/core/keys.js');
+    const { keys } = await import('../../src/table/keys.js');
     const seeded = await getItem<{ companyId: number }>(keys.uniqueEmail(endpoints().admin.email));
     const email = `${uniq('super')}@balcao.test`;
     await createUser(seeded!.companyId, { name: 'Super Teste', email, password: PASSWORD, profile: 'admin' }, [], { isSuper: true, skipLimit: true });

@@ -7,7 +7,7 @@ import { applyStackEnv, member, tenant } from './client.js';
  */
 describe('the user read of each request', () => {
   let db: typeof import('../../src/core/db.js');
-  let keys: typeof import('../../src/core/keys.js')['keys'];
+  let keys: typeof import('../../src/table/keys.js')['keys'];
   let authenticate: typeof import('../../src/core/identity.js')['authenticate'];
   let userReads = 0;
   /** Run once, after the next user read has its answer and before the caller gets it. */
@@ -16,7 +16,7 @@ describe('the user read of each request', () => {
   beforeAll(async () => {
     applyStackEnv();
     db = await import('../../src/core/db.js');
-    ({ keys } = await import('../../src/core/keys.js'));
+    ({ keys } = await import('../../src/table/keys.js'));
     ({ authenticate } = await import('../../src/core/identity.js'));
     const { dynamo } = await import('../../src/core/aws.js');
     dynamo().middlewareStack.add(

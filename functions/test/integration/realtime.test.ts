@@ -49,7 +49,7 @@ describe('realtime channel', () => {
     applyStackEnv();
     const { registerConnection, getConnection, dropConnection, refreshConnection } = await import('../../src/services/presence.js');
     const { getItem } = await import('../../src/core/db.js');
-    const { keys } = await import('../../src/core/keys.js');
+    const { keys } = await import('../../src/table/keys.js');
     const userItem = async () => (await getItem<any>(keys.user(t.companyId, agent.id), true))!;
     const socketId = uniq('sock');
     await registerConnection(socketId, await userItem(), 'session');
@@ -68,7 +68,7 @@ describe('realtime channel', () => {
     const { registerConnection, getConnection } = await import('../../src/services/presence.js');
     const { HANDSHAKE_GRACE_MS } = await import('../../src/workers/realtime-fanout.js');
     const { getItem, updateItem } = await import('../../src/core/db.js');
-    const { keys } = await import('../../src/core/keys.js');
+    const { keys } = await import('../../src/table/keys.js');
     const t = await tenant();
     const admin = (await getItem<import('../../src/services/types.js').UserItem>(keys.user(t.companyId, t.adminUser.id)))!;
     // Neither is a socket of the WebSocket API, so a post to either answers Gone, as API Gateway

@@ -13,8 +13,8 @@ describe('search index backfill', () => {
     const other = await world();
     applyStackEnv();
     const { queryAll, deleteItem } = await import('../../src/core/db.js');
-    const { pad } = await import('../../src/core/keys.js');
-    const { messageTokens, contactTicketsPk } = await import('../../src/services/search-index.js');
+    const { pad, contactTicketsPartition: contactTicketsPk } = await import('../../src/table/keys.js');
+    const { messageTokens } = await import('../../src/services/search-index.js');
     const { backfillSearchIndex } = await import('../../src/services/migrations.js');
 
     const text = 'Quero trocar o liquidificador quebrado';

@@ -11,7 +11,7 @@ import { customer, expectCountersMatchTickets, world } from './tickets-helpers.j
 describe('contact ticket lists in the search', () => {
   let w: Awaited<ReturnType<typeof world>>;
   let db: typeof import('../../src/core/db.js');
-  let idx: typeof import('../../src/services/search-index.js');
+  let tableKeys: typeof import('../../src/table/keys.js');
   const ctkQueries: string[] = [];
   let recording = false;
 
@@ -19,7 +19,7 @@ describe('contact ticket lists in the search', () => {
     w = await world();
     applyStackEnv();
     db = await import('../../src/core/db.js');
-    idx = await import('../../src/services/search-index.js');
+    tableKeys = await import('../../src/table/keys.js');
     const { watchDynamoCalls } = await import('../../src/core/aws.js');
     watchDynamoCalls('ctkQueriesTest', ({ commandName, input, output }) => {
       if (!recording) return;
@@ -40,7 +40,7 @@ describe('contact ticket lists in the search', () => {
    */
   const search = async (text: string) => {
     const { authenticate } = await import('../../src/core/identity.js');
-    const { keys } = await import('../../src/core/keys.js');
+    const { keys } = await import('../../src/table/keys.js');
     const { listTickets } = await import('../../src/services/ticket-list.js');
     const sub = (await db.getItem<{ sub: string }>(keys.user(w.companyId, w.adminUser.id)))!.sub;
     const identity = await authenticate({ sub }, undefined, { skipSession: true });
@@ -58,7 +58,7 @@ describe('contact ticket lists in the search', () => {
   /** Ticket items and contact items the last `search` read (BatchGet). */
   const ticketReads: number[] = [];
   let contactReads = 0;
-  const listOf = (contactId: number) => db.getItem<{ ids: number[]; n: number; base?: boolean }>(idx.contactTicketListKey(w.companyId, contactId), true);
+  const listOf = (contactId: number) => db.getItem<{ ids: number[]; n: number; base?: boolean }>(tableKeys.contactTicketListKey(w.companyId, contactId), true);
 
   it('appends every new ticket to its contact list and answers the search from it', async () => {
     const a = await customer(w.companyId, w.connectionId, { name: 'Quitéria Zanforlin' });
@@ -78,9 +78,9 @@ describe('contact ticket lists in the search', () => {
     const b = await customer(w.companyId, w.connectionId, { name: 'Belmira Tavolaro' });
     const c = await customer(w.companyId, w.connectionId, { name: 'Belmira Tavolaro' });
     // As stored before the lists existed: no list, the contacts made before the company's date.
-    const { contactKey } = await import('../../src/services/contacts.js');
+    const { contactKey } = tableKeys;
     for (const x of [b, c]) {
-      await db.deleteItem(idx.contactTicketListKey(w.companyId, x.contactId));
+      await db.deleteItem(tableKeys.contactTicketListKey(w.companyId, x.contactId));
       await db.updateItem(contactKey(w.companyId, x.contactId), { createdAt: '2020-01-01T00:00:00.000Z' });
     }
     const expected = [c.ticketId, b.ticketId];

@@ -46,7 +46,7 @@ describe('search by a common full name', () => {
 
     // As an older version indexed it: one token per word. The migration puts it right, once.
     const { queryAll, deleteItem, putItem } = await import('../../src/core/db.js');
-    const { pad } = await import('../../src/core/keys.js');
+    const { pad } = await import('../../src/table/keys.js');
     const { reindexContactNames } = await import('../../src/services/migrations.js');
     const pk = `C#${w.companyId}#CTOK#${pad(santos.contactId)}`;
     for (const t of await queryAll<{ PK: string; SK: string }>(pk)) if (t.SK.startsWith('N#')) await deleteItem({ PK: t.PK, SK: t.SK });

@@ -52,7 +52,7 @@ describe('contact fields on tickets', () => {
   /** The admin's open + pending + closed list, run in this process so its reads are seen. */
   const adminList = async (query: Record<string, string> = {}) => {
     const { authenticate } = await import('../../src/core/identity.js');
-    const { keys } = await import('../../src/core/keys.js');
+    const { keys } = await import('../../src/table/keys.js');
     const { listTickets } = await import('../../src/services/ticket-list.js');
     const sub = (await db.getItem<{ sub: string }>(keys.user(w.companyId, w.adminUser.id)))!.sub;
     const identity = await authenticate({ sub }, undefined, { skipSession: true });
@@ -104,11 +104,12 @@ describe('contact fields on tickets', () => {
   });
 
   it('ends a ticket made, reopened or opened by an agent during a rename with the new name', async () => {
-    const { contactKey, findOrCreateContact } = await import('../../src/services/contacts.js');
+    const { findOrCreateContact } = await import('../../src/services/contacts.js');
+    const { contactKey } = await import('../../src/table/keys.js');
     const { findOrCreateTicket } = await import('../../src/services/tickets.js');
     const { createTicket } = await import('../../src/services/ticket-lifecycle.js');
     const { authenticate } = await import('../../src/core/identity.js');
-    const { keys } = await import('../../src/core/keys.js');
+    const { keys } = await import('../../src/table/keys.js');
     // The race: the contact is renamed while the ticket's transaction is on its way, from a contact
     // read before the rename; the rename's own fan-out (left out here) listed the contact's tickets
     // before this one existed. The ticket must still end with the new name.
@@ -161,7 +162,7 @@ describe('contact fields on tickets', () => {
 
   it('reads the contacts of tickets stored without the copy until the migration fills it', async () => {
     const a = await customer(w.companyId, w.connectionId, { name: 'Celina Prudente' });
-    const { ticketKey } = await import('../../src/services/tickets.js');
+    const { ticketKey } = await import('../../src/table/keys.js');
     await db.updateItem(ticketKey(w.companyId, a.ticketId), {}, { remove: ['contactView'] });
     const before = await adminList();
     expect(before.tickets.find((t) => t.id === a.ticketId)?.contact?.name).toBe('Celina Prudente');

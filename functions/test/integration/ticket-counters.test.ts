@@ -12,7 +12,8 @@ describe('ticket counters rebuild', () => {
     const w = await world();
     applyStackEnv();
     const { queryAll, deleteItem, putItem } = await import('../../src/core/db.js');
-    const { rebuildTicketCounters, readTicketCounters, ticketCountersPk } = await import('../../src/services/ticket-counters.js');
+    const { rebuildTicketCounters, readTicketCounters } = await import('../../src/services/ticket-counters.js');
+    const { ticketCountersPartition: ticketCountersPk } = await import('../../src/table/keys.js');
     const made = [];
     for (let i = 0; i < 3; i++) made.push(await customer(w.companyId, w.connectionId));
     expect((await w.admin.put(`/tickets/${made[0].ticketId}`, { status: 'open', queueId: w.q1 })).status).toBe(200);

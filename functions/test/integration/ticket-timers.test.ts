@@ -19,7 +19,8 @@ async function services() {
   const timers = await import('../../src/services/ticket-timers.js');
   const db = await import('../../src/core/db.js');
   const tickets = await import('../../src/services/tickets.js');
-  return { ...timers, ...db, ...tickets };
+  const table = await import('../../src/table/keys.js');
+  return { ...timers, ...db, ...tickets, ...table };
 }
 
 /** Moves a ticket's last activity `minutes` back: a whole-item write guarded like every ticket write. */

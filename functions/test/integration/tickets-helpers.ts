@@ -46,7 +46,7 @@ export async function customer(companyId: number, connectionId: number, opts: { 
 export async function ticketItem(companyId: number, id: number) {
   applyStackEnv();
   const { getItem } = await import('../../src/core/db.js');
-  const { ticketKey } = await import('../../src/services/tickets.js');
+  const { ticketKey } = await import('../../src/table/keys.js');
   return getItem<Record<string, any>>(ticketKey(companyId, id), true);
 }
 
@@ -57,7 +57,7 @@ export async function setSetting(admin: { put: (p: string, b: unknown) => Promis
 export async function patchConnection(companyId: number, id: number, set: Record<string, unknown>) {
   applyStackEnv();
   const { updateItem } = await import('../../src/core/db.js');
-  const { connectionKey } = await import('../../src/services/connections.js');
+  const { connectionKey } = await import('../../src/table/keys.js');
   await updateItem(connectionKey(companyId, id), set);
 }
 

@@ -80,7 +80,8 @@ describe('ticket search (searchParam)', () => {
 
   it('keeps a renamed contact findable by its new name only', async () => {
     applyStackEnv();
-    const { findOrCreateContact, updateContactProfile, contactKey } = await import('../../src/services/contacts.js');
+    const { findOrCreateContact, updateContactProfile } = await import('../../src/services/contacts.js');
+    const { contactKey } = await import('../../src/table/keys.js');
     const { findOrCreateTicket } = await import('../../src/services/tickets.js');
     const { indexContact } = await import('../../src/services/search-index.js');
     const { updateItem } = await import('../../src/core/db.js');
@@ -183,7 +184,7 @@ describe('ticket search (searchParam)', () => {
     applyStackEnv();
     const { watchDynamoCalls } = await import('../../src/core/aws.js');
     const { getItem } = await import('../../src/core/db.js');
-    const { keys } = await import('../../src/core/keys.js');
+    const { keys } = await import('../../src/table/keys.js');
     const { authenticate } = await import('../../src/core/identity.js');
     const { listTickets } = await import('../../src/services/ticket-list.js');
     const identityOf = async (userId: number) =>

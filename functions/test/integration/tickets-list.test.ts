@@ -8,9 +8,8 @@ type Api = Awaited<ReturnType<typeof world>>['admin'];
 async function patch(kind: 'ticket' | 'contact', companyId: number, id: number, set: Record<string, unknown>) {
   applyStackEnv();
   const { updateItem } = await import('../../src/core/db.js');
-  const { ticketKey } = await import('../../src/services/tickets.js');
-  const { contactKey } = await import('../../src/services/contacts.js');
-  const { pad } = await import('../../src/core/keys.js');
+  const { ticketKey, contactKey } = await import('../../src/table/keys.js');
+  const { pad } = await import('../../src/table/keys.js');
   if (typeof set.updatedAt === 'string') Object.assign(set, Object.fromEntries(['GSI1SK', 'GSI2SK', 'GSI3SK'].map((k) => [k, `${set.updatedAt}#${pad(id)}`])));
   await updateItem(kind === 'ticket' ? ticketKey(companyId, id) : contactKey(companyId, id), set);
   // A contact's shown fields are also kept on its tickets, as the contact services do.

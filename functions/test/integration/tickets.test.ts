@@ -345,7 +345,7 @@ describe('ticket notes', () => {
 async function markerOf(companyId: number, connectionId: number, contactId: number) {
   applyStackEnv();
   const { getItem } = await import('../../src/core/db.js');
-  const { currentMarker } = await import('../../src/services/tickets.js');
+  const { currentMarker } = await import('../../src/table/keys.js');
   return getItem<{ ticketId: number; status: string; closedAt?: string }>(currentMarker(companyId, connectionId, contactId), true);
 }
 

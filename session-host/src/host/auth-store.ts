@@ -3,8 +3,6 @@ import { dynamo } from '@balcao/functions/core/aws';
 import { env } from '@balcao/functions/core/env';
 import type { AuthStore } from '../provider.js';
 
-/** The partition of one connection's WhatsApp credentials (docs/data-model.md). */
-export const authPartition = (companyId: number, connectionId: number) => `C#${companyId}#WAPP#${connectionId}#AUTH`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -5,10 +5,10 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { dynamo, s3Client, sqsClient } from '@balcao/functions/core/aws';
 import { queryIndexAll } from '@balcao/functions/core/db';
 import { env } from '@balcao/functions/core/env';
-import { pad } from '@balcao/functions/core/keys';
+import { connectionAuthPartition, connectionKey, keys, shardPartition } from '@balcao/functions/table/keys';
 import { findMessage } from '@balcao/functions/services/messages';
 import { toQueueBody, type InboundEvent } from '@balcao/shared';
-import { DynamoAuthStore, authPartition } from './auth-store.js';
+import { DynamoAuthStore } from './auth-store.js';
 import { sqsId } from './events.js';
 import type { ConnectionRecord, HostBackend, Lease, LeaseStore, ReceivedCommand, RpcOutcome } from './backend.js';
 
@@ -43,12 +43,12 @@ export class DynamoLeaseStore implements LeaseStore {
   }
 
   private key(shard: number) {
-    return { PK: `LEASE#${this.ns}${shard}`, SK: 'LEASE' };
+    return keys.lease(this.ns, shard);
   }
 
   /** Live session-host tasks (one item each), so a new task gets its share before holding any lease. */
   private get tasksPk() {
-    return `SESSION_HOSTS${this.ns}`;
+    return keys.sessionHostsPartition(this.ns);
   }
 
   async acquire(shard: number, owner: string, expiresAt: number, now: number): Promise<boolean> {
@@ -165,13 +165,13 @@ export class AwsBackend implements HostBackend {
   }
 
   async connectionsOfShard(shard: number): Promise<ConnectionRecord[]> {
-    const items = await queryIndexAll<Record<string, unknown>>('GSI1', `SHARD#${shard}`);
+    const items = await queryIndexAll<Record<string, unknown>>('GSI1', shardPartition(shard));
     return items.filter((i) => i.entity === 'connection').map(toRecord);
   }
 
   async getConnection(companyId: number, connectionId: number): Promise<ConnectionRecord | undefined> {
     const out = await dynamo().send(
-      new GetCommand({ TableName: env.tableName, Key: { PK: `C#${companyId}`, SK: `WAPP#${pad(connectionId)}` }, ConsistentRead: true }),
+      new GetCommand({ TableName: env.tableName, Key: connectionKey(companyId, connectionId), ConsistentRead: true }),
     );
     return out.Item?.entity === 'connection' ? toRecord(out.Item) : undefined;
   }
@@ -224,7 +224,7 @@ export class AwsBackend implements HostBackend {
     await dynamo().send(
       new PutCommand({
         TableName: env.tableName,
-        Item: { PK: `RPC#${rpcId}`, SK: 'RPC', entity: 'rpc', ...outcome, ttl: Math.floor(Date.now() / 1000) + 600 },
+        Item: { ...keys.rpc(rpcId), entity: 'rpc', ...outcome, ttl: Math.floor(Date.now() / 1000) + 600 },
       }),
     );
   }
@@ -239,7 +239,7 @@ export class AwsBackend implements HostBackend {
   }
 
   authStore(companyId: number, connectionId: number) {
-    return new DynamoAuthStore(authPartition(companyId, connectionId));
+    return new DynamoAuthStore(connectionAuthPartition(companyId, connectionId));
   }
 
   async getMessage(companyId: number, connectionId: number, waMessageId: string): Promise<{ body: string } | undefined> {

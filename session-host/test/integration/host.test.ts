@@ -24,9 +24,9 @@ Object.assign(process.env, env);
 // Imported after the environment is set (the clients read it on first use).
 const { startSessionHost, NOT_CONNECTED } = await import('../../src/host/index.js');
 const { AwsBackend } = await import('../../src/host/aws-backend.js');
-const { DynamoAuthStore, authPartition, readAuthItem } = await import('../../src/host/auth-store.js');
+const { DynamoAuthStore, readAuthItem } = await import('../../src/host/auth-store.js');
 const { getItem, putItem, deleteItem } = await import('@balcao/functions/core/db');
-const { pad } = await import('@balcao/functions/core/keys');
+const { connectionAuthPartition: authPartition, pad } = await import('@balcao/functions/table/keys');
 const { TestProvider, quietLog, waitFor } = await import('../host-fakes.js');
 type SessionHost = Awaited<ReturnType<typeof startSessionHost>>;
 

@@ -16,7 +16,7 @@ export async function ownSuperUser(): Promise<{ email: string; password: string;
     stackEnv();
     const { createUser: createUserRecord } = await import('../../../functions/src/services/users.js');
     const { getItem } = await import('../../../functions/src/core/db.js');
-    const { keys } = await import('../../../functions/src/core/keys.js');
+    const { keys } = await import('../../../functions/src/table/keys.js');
     const seeded = await getItem<{ companyId: number }>(keys.uniqueEmail(endpoints().admin.email));
     const email = `${uniq('websuper')}@balcao.test`;
     await createUserRecord(seeded!.companyId, { name: 'Super Web', email, password: PASSWORD, profile: 'admin' }, [], {

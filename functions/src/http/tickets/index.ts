@@ -5,7 +5,7 @@ import { visibleTicket } from '../../services/conversation.js';
 import { createTicket, deleteTicket, updateTicket } from '../../services/ticket-lifecycle.js';
 import { countTickets, listTickets } from '../../services/ticket-list.js';
 import { toApiTickets } from '../../services/ticket-view.js';
-import { uuidPointer } from '../../services/tickets.js';
+import { uuidPointer } from '../../table/keys.js';
 
 const one = async (companyId: number, t: Parameters<typeof toApiTickets>[1][number]) => (await toApiTickets(companyId, [t]))[0];
 

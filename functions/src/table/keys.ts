@@ -1,0 +1,174 @@
+/**
+ * The single table's keys (docs/data-model.md): the only module that spells a key, a partition or
+ * an index key. Every tenant item's partition key starts with `C#<companyId>`; code gets the
+ * company id only from the verified identity (or, for the platform's own items, none).
+ * A test (functions/test/unit/data-model.test.ts) checks that docs/data-model.md names every
+ * partition and sort-key prefix written here.
+ */
+export const pad = (n: number) => String(n).padStart(10, '0');
+
+/** Accent- and case-free form of a name, as the name indexes sort it. */
+export const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
+
+const company = (cid: number) => `C#${cid}`;
+
+export const keys = {
+  company: (cid: number) => ({ PK: company(cid), SK: 'COMPANY' }),
+  /** The company's own partition (company, usage, users, queues, settings, connections…). */
+  companyPartition: company,
+  companyList: () => 'COMPANIES',
+  /** A company in the platform's list (GSI1). */
+  companyListKeys: (cid: number) => ({ GSI1PK: 'COMPANIES', GSI1SK: pad(cid) }),
+  usage: (cid: number) => ({ PK: company(cid), SK: 'USAGE' }),
+  counter: (cid: number, entity: string) => ({ PK: company(cid), SK: `COUNTER#${entity}` }),
+  globalCounter: (entity: string) => ({ PK: 'COUNTER', SK: entity }),
+  plan: (id: number) => ({ PK: 'PLAN', SK: pad(id) }),
+  plansPartition: () => 'PLAN',
+  planName: (name: string) => ({ PK: `UNIQ#PLANNAME#${name.trim().toLowerCase()}`, SK: 'UNIQ' }),
+  user: (cid: number, id: number) => ({ PK: company(cid), SK: `USER#${pad(id)}` }),
+  userPrefix: () => 'USER#',
+  identity: (sub: string) => ({ PK: `SUB#${sub}`, SK: 'IDENT' }),
+  uniqueEmail: (email: string) => ({ PK: `UNIQ#EMAIL#${email.toLowerCase()}`, SK: 'UNIQ' }),
+  uniqueCompanyEmail: (email: string) => ({ PK: `UNIQ#CEMAIL#${email.toLowerCase()}`, SK: 'UNIQ' }),
+  queue: (cid: number, id: number) => ({ PK: company(cid), SK: `QUEUE#${pad(id)}` }),
+  queuePrefix: () => 'QUEUE#',
+  uniqueQueueColor: (cid: number, color: string) => ({ PK: company(cid), SK: `UNIQ#QCOLOR#${color.toLowerCase()}` }),
+  setting: (cid: number, key: string) => ({ PK: company(cid), SK: `SETTING#${key}` }),
+  settingPrefix: () => 'SETTING#',
+  wsConnection: (connectionId: string) => ({ PK: `WS#${connectionId}`, SK: 'CONN' }),
+  /** All open sockets of a company (fan-out and presence). */
+  wsCompany: (cid: number, connectionId: string) => ({ PK: `C#${cid}#WS`, SK: connectionId }),
+  wsCompanyPartition: (cid: number) => `C#${cid}#WS`,
+  /** Room membership of a socket. */
+  wsRoom: (cid: number, roomName: string, connectionId: string) => ({ PK: `C#${cid}#ROOM#${roomName}`, SK: connectionId }),
+  wsRoomPartition: (cid: number, roomName: string) => `C#${cid}#ROOM#${roomName}`,
+  /** Platform-wide sockets (announcements reach every company). */
+  wsPlatform: (connectionId: string) => ({ PK: 'WS#ALL', SK: connectionId }),
+  /** Users online now, by their last heartbeat (sparse GSI2 partition; presence). */
+  onlineUsersPartition: () => 'ONLINE',
+  /** The local stack's seed marker (infra/local). */
+  seed: () => ({ PK: 'SEED', SK: 'LOCAL' }),
+  /** A synchronous question's answer from the session host (decision 15). */
+  rpc: (rpcId: string) => ({ PK: `RPC#${rpcId}`, SK: 'RPC' }),
+  /** Messages one connection token sent through the external API in one minute. */
+  externalApiRate: (connectionId: number, minute: number) => ({ PK: `RATE#API#${connectionId}#${minute}`, SK: 'RATE' }),
+  /** A session-host shard's lease; `ns` keeps test hosts apart from the stack's own. */
+  lease: (ns: string, shard: number) => ({ PK: `LEASE#${ns}${shard}`, SK: 'LEASE' }),
+  /** Live session-host tasks (one item each). */
+  sessionHostsPartition: (ns: string) => `SESSION_HOSTS${ns}`,
+};
+
+// ------------------------------------------------------------------ connections
+
+export const connectionKey = (cid: number, id: number) => ({ PK: company(cid), SK: `WAPP#${pad(id)}` });
+export const connectionPrefix = () => 'WAPP#';
+export const connectionNameMarker = (cid: number, name: string) => ({ PK: company(cid), SK: `UNIQ#WNAME#${name.trim().toLowerCase()}` });
+/** A connection's API token, by its hash (the token is never stored). */
+export const connectionTokenMarker = (hash: string) => ({ PK: `WTOKEN#${hash}`, SK: 'TOKEN' });
+/** The connections of a session-host shard (GSI1). */
+export const shardIndexKeys = (shard: number, cid: number, id: number) => ({ GSI1PK: shardPartition(shard), GSI1SK: `${cid}#${pad(id)}` });
+export const shardPartition = (shard: number) => `SHARD#${shard}`;
+/** One connection's WhatsApp credentials and signal keys. */
+export const connectionAuthPartition = (cid: number, connectionId: number) => `C#${cid}#WAPP#${connectionId}#AUTH`;
+
+// ------------------------------------------------------------------ contacts
+
+export const contactKey = (cid: number, id: number) => ({ PK: `C#${cid}#CT#${pad(id)}`, SK: 'CONTACT' });
+export const contactPkPrefix = (cid: number) => `C#${cid}#CT#`;
+export const numberMarker = (cid: number, number: string) => ({ PK: `C#${cid}#NUM#${number}`, SK: 'NUM' });
+export const lidMarker = (cid: number, lid: string) => ({ PK: `C#${cid}#LID#${lid}`, SK: 'LID' });
+/** Contacts by name (GSI1). */
+export const contactsPartition = (cid: number) => `C#${cid}#CONTACTS`;
+export const contactsIndexKeys = (cid: number, name: string, id: number) => ({ GSI1PK: contactsPartition(cid), GSI1SK: `${fold(name)}#${pad(id)}` });
+/** Contacts of one attendant, by name (GSI3). */
+export const contactAttendantPartition = (cid: number, userId: number) => `C#${cid}#CTUSER#${userId}`;
+export const contactAttendantKeys = (cid: number, userId: number | null, name: string, id: number) =>
+  userId ? { GSI3PK: contactAttendantPartition(cid, userId), GSI3SK: `${fold(name)}#${pad(id)}` } : { GSI3PK: undefined, GSI3SK: undefined };
+
+// ------------------------------------------------------------------ tickets
+
+export type TicketTimerKind = 'transfer' | 'expire';
+
+export const ticketKey = (cid: number, id: number) => ({ PK: `C#${cid}#TK#${pad(id)}`, SK: 'TICKET' });
+export const uuidPointer = (cid: number, uuid: string) => ({ PK: `C#${cid}#TKU#${uuid}`, SK: 'UUID' });
+/** The chat's current ticket (one non-closed ticket per contact and connection). */
+export const currentMarker = (cid: number, connectionId: number, contactId: number) => ({ PK: `C#${cid}#CUR#${connectionId}#${contactId}`, SK: 'CUR' });
+/** The list partitions: by status (GSI1), by agent and status (GSI2), by queue and status (GSI3). */
+export const ticketsByStatus = (cid: number, status: string) => `C#${cid}#TKS#${status}`;
+export const ticketsByUser = (cid: number, userId: number, status: string) => `C#${cid}#TKU#${userId}#${status}`;
+export const ticketsByQueue = (cid: number, queueId: number, status: string) => `C#${cid}#TKQ#${queueId}#${status}`;
+/** Newest first within a list partition. */
+export const ticketSortKey = (t: { updatedAt: string; id: number }) => `${t.updatedAt}#${pad(t.id)}`;
+/** The ticket timer index (GSI4): one connection's tickets that one timer kind watches. */
+export const ticketTimerPartition = (cid: number, connectionId: number, kind: TicketTimerKind) => `C#${cid}#TMR#${connectionId}#${kind}`;
+/** Connections with a ticket timer on (sparse GSI2 partition). */
+export const TIMER_CONNECTIONS = 'TIMERS';
+export const timerConnectionSortKey = (cid: number, id: number) => `${cid}#${pad(id)}`;
+/** Tab counters (decision 23). */
+export const ticketCountersPartition = (cid: number) => `C#${cid}#TCNT`;
+export const ticketCounterSortKey = (f: { status: string; queueId: number | null; userId: number | null }) => `${f.status}#${pad(f.queueId ?? 0)}#${pad(f.userId ?? 0)}`;
+
+// ------------------------------------------------------------------ messages
+
+/** A message in its ticket's partition, numbered densely (decision 16). */
+export const messageSk = (seq: number) => `MSG#${pad(seq)}`;
+/** The message of a WhatsApp id on one connection (dedup and lookups). */
+export const messagePointer = (cid: number, waMessageId: string, connectionId: number) => ({ PK: messagePointers(cid, waMessageId), SK: `W#${connectionId}` });
+export const messagePointers = (cid: number, waMessageId: string) => `C#${cid}#MID#${waMessageId}`;
+
+// ------------------------------------------------------------------ notes, tags, quick replies, schedules
+
+export const noteKey = (cid: number, id: number) => ({ PK: `C#${cid}#NOTE#${pad(id)}`, SK: 'NOTE' });
+/** Notes of a contact, oldest first (GSI1). */
+export const notesOfContact = (cid: number, contactId: number) => `C#${cid}#NOTES#${contactId}`;
+export const noteIndexKeys = (cid: number, contactId: number, at: string, id: number) => ({ GSI1PK: notesOfContact(cid, contactId), GSI1SK: `${at}#${pad(id)}` });
+
+export type TagLinkKind = 'TK' | 'CT';
+export const tagKey = (cid: number, id: number) => ({ PK: `C#${cid}#TAG#${pad(id)}`, SK: 'TAG' });
+export const tagLinkKey = (cid: number, tagId: number, kind: TagLinkKind, targetId: number) => ({ PK: tagKey(cid, tagId).PK, SK: `${tagLinkPrefix(kind)}${pad(targetId)}` });
+/** The sort-key prefix of a tag's links of one kind (`''` for both). */
+export const tagLinkPrefix = (kind: TagLinkKind | '') => (kind ? `${kind}#` : '');
+export const tagsPartition = (cid: number) => `C#${cid}#TAGS`;
+export const tagIndexKeys = (cid: number, name: string, id: number) => ({ GSI1PK: tagsPartition(cid), GSI1SK: `${fold(name)}#${pad(id)}` });
+
+export const quickMessageKey = (cid: number, id: number) => ({ PK: `C#${cid}#QM#${pad(id)}`, SK: 'QM' });
+export const shortcodeMarker = (cid: number, ownerId: number, shortcode: string) => ({ PK: `C#${cid}#QMCODE#${ownerId}#${fold(shortcode)}`, SK: 'UNIQ' });
+export const quickMessagesPartition = (cid: number) => `C#${cid}#QMS`;
+export const quickMessageIndexKeys = (cid: number, shortcode: string, id: number) => ({ GSI1PK: quickMessagesPartition(cid), GSI1SK: `${fold(shortcode)}#${pad(id)}` });
+
+export const scheduleKey = (cid: number, id: number) => ({ PK: `C#${cid}#SCH#${pad(id)}`, SK: 'SCHEDULE' });
+/** A company's schedules by send time (GSI1). */
+export const schedulesPartition = (cid: number) => `C#${cid}#SCHS`;
+export const scheduleListSortKey = (sendAt: string, id: number) => `${sendAt}#${pad(id)}`;
+/** The schedules still to send (sparse GSI4), split in a few partitions so no one key takes every write. */
+export const SCHEDULE_DUE_SHARDS = 4;
+export const scheduleDuePartition = (shard: number) => `SCHDUE#${shard}`;
+export const scheduleDueKeys = (cid: number, id: number, at: string) => ({
+  GSI4PK: scheduleDuePartition((cid + id) % SCHEDULE_DUE_SHARDS),
+  GSI4SK: `${at}#${cid}#${pad(id)}`,
+});
+
+// ------------------------------------------------------------------ search index (decisions 22, 29)
+
+export type SearchContactKind = 'N' | 'D';
+/** Sort key of the index items listed by ticket id (message words, a contact's tickets). */
+export const ticketIdSortKey = (ticketId: number) => pad(ticketId);
+/** Message words: one item per word and ticket, sorted by ticket id. */
+export const messageTokenPartition = (cid: number, token: string) => `C#${cid}#TOK#M#${token}`;
+export const messageTokenKey = (cid: number, token: string, ticketId: number) => ({ PK: messageTokenPartition(cid, token), SK: ticketIdSortKey(ticketId) });
+/** A contact's own tokens (read and replaced with one Query). */
+export const contactTokensPartition = (cid: number, contactId: number) => `C#${cid}#CTOK#${pad(contactId)}`;
+/** Contact tokens by kind: name phrases (`N`) and number digits (`D`), on GSI1. */
+export const contactSearchPartition = (cid: number, kind: SearchContactKind) => `C#${cid}#SRCH#${kind}`;
+/** One token of a contact: in the contact's partition, and in its kind's index partition (GSI1). */
+export const contactTokenKeys = (cid: number, contactId: number, t: { kind: SearchContactKind; token: string }) => ({
+  PK: contactTokensPartition(cid, contactId),
+  SK: `${t.kind}#${t.token}`,
+  GSI1PK: contactSearchPartition(cid, t.kind),
+  GSI1SK: `${t.token}#${pad(contactId)}`,
+});
+/** A contact's tickets, written with each ticket. */
+export const contactTicketsPartition = (cid: number, contactId: number) => `C#${cid}#CTK#${pad(contactId)}`;
+export const contactTicketKey = (cid: number, contactId: number, ticketId: number) => ({ PK: contactTicketsPartition(cid, contactId), SK: ticketIdSortKey(ticketId) });
+/** A contact's ticket list in one item (decision 29). */
+export const contactTicketListKey = (cid: number, contactId: number) => ({ PK: `C#${cid}#CTL#${pad(contactId)}`, SK: 'TICKETS' });
