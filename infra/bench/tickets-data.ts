@@ -16,14 +16,12 @@ import path from 'node:path';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo } from '@balcao/functions/core/aws';
 import { getItem } from '@balcao/functions/core/db';
-import { keys } from '@balcao/functions/table/keys';
-import { type ContactItem } from '@balcao/functions/services/contacts';
-import { listBody, type MessageItem } from '@balcao/functions/services/messages';
+import { keys, ticketIndexKeys } from '@balcao/functions/table/keys';
+import { listBody } from '@balcao/functions/services/messages';
 import { contactIndexItems, contactTicketItem, messageIndexItems, messageTokens } from '@balcao/functions/services/search-index';
 import { buildContactTicketLists } from '@balcao/functions/services/migrations';
-import { contactViewOf, type ContactView } from '@balcao/functions/services/contact-view';
 import { rebuildTicketCounters } from '@balcao/functions/services/ticket-counters';
-import { ticketIndexKeys, type TicketItem, type TicketStatus } from '@balcao/functions/services/tickets';
+import { type TicketStatus } from '@balcao/functions/services/tickets';
 import type { Endpoints } from '../local/stack.js';
 import { PASSWORD, must, tenant, type Api } from './client.js';
 import { conversation, contactName, rareProducts, rng, type Rng } from './tickets-vocabulary.js';
@@ -37,6 +35,7 @@ import {
   ticketKey,
   uuidPointer,
 } from '../../functions/src/table/keys.js';
+import { type ContactItem, type ContactView, contactViewOf, type MessageItem, type TicketItem } from '@balcao/functions/table/items';
 
 export const MANIFEST_VERSION = 2;
 const DAY = 86_400_000;

@@ -4,7 +4,7 @@ import { dynamo } from './aws.js';
 import { getItem } from './db.js';
 import { keys } from '../table/keys.js';
 import { sessionOf } from './jwt.js';
-import type { CompanyItem, PlanItem, UserItem } from '../services/types.js';
+import { type CompanyItem, type PlanItem, type UserItem } from '../table/items.js';
 
 /** Who is calling, as the table says (tokens identify, the table authorises: DESIGN §4). */
 export interface Identity {

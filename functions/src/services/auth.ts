@@ -10,7 +10,7 @@ import { toApiUser } from './users.js';
 import { listSettings } from './settings.js';
 import { toApiCompany } from './companies.js';
 import { toPlan } from './plans.js';
-import type { UserItem } from './types.js';
+import { type UserItem } from '../table/items.js';
 
 /** The signed-in user with the company, its plan and settings (what the console keeps). */
 export async function currentUser(user: UserItem): Promise<User> {

@@ -13,7 +13,7 @@ import { invalidateCompanyCache } from '../core/identity.js';
 import { defaultSettingItems, listSettings } from './settings.js';
 import { getPlan, toPlan } from './plans.js';
 import { createUser, removeUserRecords } from './users.js';
-import type { CompanyItem, UserItem } from './types.js';
+import { type CompanyItem, type UserItem } from '../table/items.js';
 
 const emailTaken = () =>
   new AppError(409, 'ERR_COMPANY_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_COMPANY_EMAIL_ALREADY_EXISTS' }] });

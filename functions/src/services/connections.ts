@@ -17,6 +17,7 @@ import {
   connectionKey,
   connectionNameMarker,
   connectionPrefix,
+  connectionTimerKeys,
   connectionTokenMarker,
   keys,
   shardIndexKeys,
@@ -24,46 +25,10 @@ import {
 import { publish } from '../core/realtime.js';
 import { sendCommand } from '../core/commands.js';
 import { SHARDS } from '../workers/manifest.js';
-import type { CompanyItem, PlanItem, QueueItem } from './types.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
-import { connectionTimerKeys } from './tickets.js';
-import { forgetTicketRef } from './ticket-view.js';
+import { forgetTicketRef } from './ref-cache.js';
+import { type CompanyItem, type ConnectionItem, type PlanItem, type QueueItem } from '../table/items.js';
 
-export interface ConnectionItem {
-  PK: string;
-  SK: string;
-  entity: 'connection';
-  GSI1PK: string;
-  GSI1SK: string;
-  id: number;
-  companyId: number;
-  shard: number;
-  name: string;
-  status: SessionStatus;
-  qrcode: string;
-  retries: number;
-  isDefault: boolean;
-  number: string;
-  tokenHash: string | null;
-  provider: 'beta' | 'sandbox';
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  expiresInactiveMessage: string;
-  expiresTicket: number;
-  timeToTransfer: number;
-  transferQueueId: number | null;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  sendIdQueue: number | null;
-  timeSendQueue: number;
-  promptId: number | null;
-  integrationId: number | null;
-  queueIds: number[];
-  createdAt: string;
-  updatedAt: string;
-}
 
 export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 

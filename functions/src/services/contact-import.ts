@@ -9,9 +9,10 @@ import { publish } from '../core/realtime.js';
 import { askSessionHost } from '../core/rpc.js';
 import type { Identity } from '../core/identity.js';
 import { contactIndexItems, indexContact } from './search-index.js';
-import { defaultConnection, type ConnectionItem } from './connections.js';
-import { toApiContacts, type ContactItem } from './contacts.js';
+import { defaultConnection } from './connections.js';
+import { toApiContacts } from './contact-api.js';
 import { refreshContactViews } from './contact-view.js';
+import { type ConnectionItem, type ContactItem } from '../table/items.js';
 
 /**
  * Contact imports (spec 001 §5, §7): a CSV's rows (`POST /contacts/importList`) or the phone's

@@ -2,46 +2,13 @@ import { getItem, isConditionFailure, queryAll } from '../core/db.js';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type ContactItem } from './contacts.js';
 import { pool } from './search-index.js';
 import { contactKey, contactTicketsPartition, ticketKey } from '../table/keys.js';
+import { type ContactItem, type ContactView, contactViewOf, sameContactView } from '../table/items.js';
 
-/**
- * What a ticket list shows of a ticket's contact, kept on the ticket (`contactView`) so a page of
- * tickets needs no read of their contacts (docs/decisions.md 31). The contact stays the truth: a
- * change of these fields is written to its tickets (`refreshContactViews`), and a ticket made or
- * reopened checks its copy against the contact once stored (`settleContactView`).
- */
-export interface ContactView {
-  name: string;
-  number: string;
-  email: string;
-  profilePicUrl: string | null;
-  isGroup: boolean;
-  tagIds: number[];
-}
 
-export type ContactViewSource = Pick<ContactItem, 'name' | 'number' | 'email' | 'profilePicUrl' | 'isGroup'> & { tagIds?: number[] };
 
-export const contactViewOf = (c: ContactViewSource): ContactView => ({
-  name: c.name,
-  number: c.number,
-  email: c.email ?? '',
-  profilePicUrl: c.profilePicUrl ?? null,
-  isGroup: c.isGroup === true,
-  tagIds: c.tagIds ?? [],
-});
 
-export const sameContactView = (a: ContactView | undefined, b: ContactView | undefined) =>
-  !!a &&
-  !!b &&
-  a.name === b.name &&
-  a.number === b.number &&
-  a.email === b.email &&
-  a.profilePicUrl === b.profilePicUrl &&
-  a.isGroup === b.isGroup &&
-  a.tagIds.length === b.tagIds.length &&
-  a.tagIds.every((x, i) => x === b.tagIds[i]);
 
 /** How many of a contact's tickets are written at once. */
 const FAN_OUT = 8;

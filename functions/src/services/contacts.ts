@@ -15,7 +15,7 @@ import {
 } from '@balcao/shared';
 import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { batchGet, clean, getItem, nextId, prefixCondition, transact, tx, updateItem, type TransactItem } from '../core/db.js';
+import { batchGet, getItem, nextId, prefixCondition, transact, tx, updateItem, type TransactItem } from '../core/db.js';
 import {
   connectionKey,
   contactAttendantKeys,
@@ -34,39 +34,13 @@ import {
 import { publish } from '../core/realtime.js';
 import type { Identity } from '../core/identity.js';
 import { contactIdsByToken, contactMatches, contactsByPhrase, indexContact, parseQuery } from './search-index.js';
-import { assertContactTags, changeContactTags, changedTags, contactIdsWithTag, contactLinkOps, publishTagCounts, refsOf, tagRefs, type TagRef } from './tags.js';
-import { listConnectionItems, type ConnectionItem } from './connections.js';
+import { assertContactTags, changeContactTags, changedTags, contactIdsWithTag, contactLinkOps, publishTagCounts } from './tags.js';
+import { publishContact, toApiContacts } from './contact-api.js';
+import { listConnectionItems } from './connections.js';
 
-import type { UserItem } from './types.js';
-import { contactViewOf, refreshContactViews, sameContactView } from './contact-view.js';
+import { refreshContactViews } from './contact-view.js';
+import { type ConnectionItem, type ContactItem, contactViewOf, sameContactView, type UserItem } from '../table/items.js';
 
-export interface ContactItem {
-  PK: string;
-  SK: string;
-  entity: 'contact';
-  GSI1PK: string;
-  GSI1SK: string;
-  /** Contacts of a specific attendant (sparse: only with `userId`). */
-  GSI3PK?: string;
-  GSI3SK?: string;
-  id: number;
-  companyId: number;
-  name: string;
-  number: string;
-  lid: string | null;
-  email: string;
-  isGroup: boolean;
-  profilePicUrl: string | null;
-  extraInfo: { name: string; value: string }[];
-  /** Denormalised contact tags (kept by services/tags.ts with the link items). */
-  tagIds: number[];
-  userId: number | null;
-  disableBot: boolean;
-  /** The connection it first wrote through. */
-  whatsappId: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** The company's contact total (spec's `count`), kept in the usage item with every create/delete. */
 const countContacts = (companyId: number, by: number): TransactItem =>
@@ -81,21 +55,6 @@ export async function getContactItem(companyId: number, id: number): Promise<Con
 }
 
 /** A contact without storage keys (synchronous: events of the message pipeline). */
-export function toApiContact(c: ContactItem) {
-  return clean(c);
-}
-
-/** Contacts as the API answers them: with `tags: [{id, name, color, type}]` (one BatchGet). */
-export async function toApiContacts(companyId: number, list: ContactItem[]) {
-  const refs = await tagRefs(companyId, list.flatMap((c) => c.tagIds ?? []));
-  return list.map((c) => ({ ...clean(c), tagIds: c.tagIds ?? [], tags: refsOf(c.tagIds, refs) as TagRef[] }));
-}
-export const toApiContactFull = async (c: ContactItem) => (await toApiContacts(c.companyId, [c]))[0];
-
-export async function publishContact(companyId: number, c: ContactItem, action: 'create' | 'update') {
-  await publish({ companyId, event: companyEvent(companyId, 'contact'), data: { action, contact: await toApiContactFull(c) }, audience: [{ kind: 'company' }] });
-}
-
 /** The identity of a chat in our contacts: the phone number, or the group id for groups. */
 const identityOf = (peer: Peer) => peer.groupId ?? peer.number;
 

@@ -2,10 +2,11 @@ import { AppError, canSeeTicket } from '@balcao/shared';
 import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
 import type { Identity } from '../core/identity.js';
-import { senderNames, toApiMessage, type MessageItem } from './messages.js';
-import { getTicketItem, type TicketItem } from './tickets.js';
+import { senderNames, toApiMessage } from './messages.js';
+import { getTicketItem } from './tickets.js';
 import { foldText } from './search-index.js';
 import { messageSk } from '../table/keys.js';
+import { type MessageItem, type TicketItem } from '../table/items.js';
 
 export const MESSAGES_PAGE = 20;
 

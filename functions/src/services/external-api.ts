@@ -12,7 +12,7 @@ import { connectionByToken } from './connections.js';
 import { findOrCreateContact } from './contacts.js';
 import { findOrCreateTicket } from './tickets.js';
 import { sendInTicket } from './outbound.js';
-import type { CompanyItem, PlanItem } from './types.js';
+import { type CompanyItem, type PlanItem } from '../table/items.js';
 
 /** Messages per minute one connection token may send through the external API. */
 export const EXTERNAL_API_RATE_PER_MINUTE = 60;

@@ -1,15 +1,13 @@
 import { AppError, forwardSchema, parseOrThrow } from '@balcao/shared';
 import { getItem, transact, tx } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
-import { type ContactItem } from './contacts.js';
-import { type ConnectionItem } from './connections.js';
 import { visibleMessage } from './message-actions.js';
-import type { MessageItem } from './messages.js';
 import { sendInTicket, type OutgoingMessage } from './outbound.js';
 import { publishTicketChange } from './ticket-lifecycle.js';
 import { counterDeltas } from './ticket-counters.js';
-import { findOrCreateTicket, getTicketItem, ticketGuard, ticketIndexKeys, type TicketItem } from './tickets.js';
-import { connectionKey, contactKey, ticketKey } from '../table/keys.js';
+import { findOrCreateTicket, getTicketItem } from './tickets.js';
+import { connectionKey, contactKey, ticketIndexKeys, ticketKey } from '../table/keys.js';
+import { type ConnectionItem, type ContactItem, type MessageItem, ticketGuard, type TicketItem } from '../table/items.js';
 
 /**
  * `POST /forward` (spec 001 §7, server-behaviour §7): copies messages into another contact's

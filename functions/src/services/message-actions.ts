@@ -20,14 +20,13 @@ import { env } from '../core/env.js';
 import type { UploadedFile } from '../core/http.js';
 import type { Identity } from '../core/identity.js';
 import { visibleTicket } from './conversation.js';
-import { type ContactItem } from './contacts.js';
 import { checkFile, checkUpload, commitFile, commitUpload, type OutgoingMedia } from './media.js';
-import { changeMessage, findMessageById, publishMessageChange, type MessageItem } from './messages.js';
+import { changeMessage, findMessageById, publishMessageChange } from './messages.js';
 import { sendInTicket, sendMessageAction, type OutgoingMessage } from './outbound.js';
 import { publishTicketChange, timeZone } from './ticket-lifecycle.js';
 import { contactKey, keys, ticketKey } from '../table/keys.js';
-import type { QueueItem } from './types.js';
-import { getTicketItem, type TicketItem } from './tickets.js';
+import { getTicketItem } from './tickets.js';
+import { type ContactItem, type MessageItem, type QueueItem, type TicketItem } from '../table/items.js';
 
 /**
  * What an agent does with messages (spec 001 §4-§5, server-behaviour §7): send text, files, voice

@@ -1,57 +1,14 @@
 import { AppError, MEDIA_PLACEHOLDER, companyEvent, parseVcard, type MediaType, type StoredMedia } from '@balcao/shared';
 import { batchGet, clean, getItem, queryAll, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
-import { contactKey, keys, messagePointer, messagePointers, messageSk, ticketKey } from '../table/keys.js';
+import { contactKey, keys, messagePointer, messagePointers, messageSk, ticketIndexKeys, ticketKey } from '../table/keys.js';
 import { readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
-import { ticketGuard, ticketIndexKeys, type TicketItem } from './tickets.js';
-import { toApiContact, type ContactItem } from './contacts.js';
+import { toApiContact } from './contact-api.js';
 import { indexMessageText } from './search-index.js';
+import { type ContactItem, type MessageItem, ticketGuard, type TicketItem } from '../table/items.js';
 
-export interface QuotedSnapshot {
-  id: string;
-  body: string;
-  fromMe: boolean;
-  mediaType: MediaType | null;
-}
 
-export interface MessageItem {
-  PK: string;
-  SK: string;
-  entity: 'message';
-  /** The WhatsApp message id (ours for messages we send). */
-  id: string;
-  seq: number;
-  companyId: number;
-  ticketId: number;
-  contactId: number;
-  whatsappId: number;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  ack: number;
-  mediaType: MediaType | null;
-  media: StoredMedia | null;
-  quotedMsg: QuotedSnapshot | null;
-  /** In groups: who wrote it. */
-  participant: { number?: string; lid?: string; name?: string } | null;
-  isDeleted: boolean;
-  isEdited: boolean;
-  /** One per sender: ours (`fromMe`, no sender) and each contact's (`sender` = number or LID). */
-  reactions: MessageReaction[];
-  /** Set when sending failed (ERR_SENDING_WAPP_MSG); cleared on a successful retry. */
-  error: string | null;
-  userId: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
-export interface MessageReaction {
-  emoji: string;
-  fromMe: boolean;
-  sender?: string;
-  /** Older items named the sender `from`. */
-  from?: string;
-}
 
 /** Names of the agents who sent messages, read once per page rather than per message. */
 export async function senderNames(companyId: number, messages: Pick<MessageItem, 'userId'>[]): Promise<Map<number, string>> {

@@ -5,7 +5,7 @@ import { getItem, isConditionFailure, putItem, updateItem } from '../core/db.js'
 import { contactsPartition, contactTicketListKey, keys } from '../table/keys.js';
 import { contactIndexItems, contactTicketItem, indexContact, messageIndexItems, pool, writeIndexItems, type ContactTicketList } from './search-index.js';
 import { contactTicketIds, fillContactViews } from './contact-view.js';
-import type { ContactItem } from './contacts.js';
+import { type ContactItem } from '../table/items.js';
 
 /**
  * One-off data migrations, run by the versioned seed (`seedLocal`: the local stack's start and

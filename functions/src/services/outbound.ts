@@ -1,11 +1,10 @@
 import { AppError, ACK, newWaMessageId, type StoredMedia, type MediaType } from '@balcao/shared';
 import { sendCommand } from '../core/commands.js';
 import { getItem } from '../core/db.js';
-import { type ContactItem } from './contacts.js';
-import { storeMessage, publishMessage, publishTicket, patchMessage, type MessageItem } from './messages.js';
-import { getTicketItem, type TicketItem } from './tickets.js';
-import { type ConnectionItem } from './connections.js';
+import { storeMessage, publishMessage, publishTicket, patchMessage } from './messages.js';
+import { getTicketItem } from './tickets.js';
 import { connectionKey, contactKey } from '../table/keys.js';
+import { type ConnectionItem, type ContactItem, type MessageItem, type TicketItem } from '../table/items.js';
 
 export interface OutgoingMessage {
   body: string;

@@ -2,7 +2,7 @@ import { AppError, parseOrThrow, planSchema, planUpdateSchema, PLAN_FLAGS, type 
 import { clean, getItem, nextId, queryAll, queryIndexAll, transact, tx, updateItem } from '../core/db.js';
 import { keys } from '../table/keys.js';
 import { invalidateCompanyCache } from '../core/identity.js';
-import type { CompanyItem, PlanItem } from './types.js';
+import { type CompanyItem, type PlanItem } from '../table/items.js';
 
 const duplicateName = () =>
   new AppError(409, 'ERR_VALIDATION', {

@@ -5,20 +5,8 @@ import { deleteItem, getItem, putItem, queryAll, updateItem, isConditionFailure 
 import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { toApiUser } from './users.js';
-import type { UserItem } from './types.js';
+import { type UserItem, type WsConnectionItem } from '../table/items.js';
 
-/** A socket as stored: who it is, which session it was opened with, and its rooms. */
-export interface WsConnectionItem {
-  PK: string;
-  SK: string;
-  connectionId: string;
-  companyId: number;
-  userId: number;
-  sessionId: string;
-  rooms: string[];
-  connectedAt: string;
-  ttl: number;
-}
 
 const ttlFromNow = () => Math.floor(Date.now() / 1000) + WS_CONNECTION_TTL_SECONDS;
 const ONLINE_INDEX = keys.onlineUsersPartition();

@@ -2,9 +2,9 @@ import { AppError, companyEvent, parseOrThrow, queueSchema, queueUpdateSchema, t
 import { clean, getItem, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
 import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
-import type { CompanyItem, PlanItem, QueueItem, UserItem } from './types.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
-import { forgetTicketRef } from './ticket-view.js';
+import { forgetTicketRef } from './ref-cache.js';
+import { type CompanyItem, type PlanItem, type QueueItem, type UserItem } from '../table/items.js';
 
 const colorTaken = () =>
   new AppError(409, 'ERR_QUEUE_COLOR_ALREADY_EXISTS', { fields: [{ field: 'color', message: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' }] });

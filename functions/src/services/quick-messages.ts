@@ -19,36 +19,8 @@ import { publish } from '../core/realtime.js';
 import { log } from '../core/log.js';
 import type { Identity } from '../core/identity.js';
 import type { UploadedFile } from '../core/http.js';
+import { type QuickMessageItem } from '../table/items.js';
 
-/**
- * Quick replies (spec 001 §3, §7). A reply belongs to the user who wrote it; `geral` ones are
- * offered to the whole company. Shortcodes are unique per company and owner (a marker item written
- * with the reply). Attachments live in S3 under the company's prefix and are answered as
- * short-lived URLs.
- */
-export interface QuickMessageItem {
-  PK: string;
-  SK: string;
-  entity: 'quickMessage';
-  GSI1PK: string;
-  GSI1SK: string;
-  id: number;
-  companyId: number;
-  userId: number;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  status: boolean;
-  isMedia: boolean;
-  /** The stored file's name (spaces as underscores) and the name the user gave it. */
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaType: string | null;
-  /** S3 key of the attachment (never answered). */
-  mediaKey: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
 const duplicated = () => new AppError(409, 'ERR_DUPLICATED_SHORTCODE', { fields: [{ field: 'shortcode', message: 'ERR_DUPLICATED_SHORTCODE' }] });

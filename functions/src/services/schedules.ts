@@ -21,7 +21,6 @@ import {
   type Schedule,
   type ScheduleErrorCode,
   type ScheduleReasonParams,
-  type ScheduleStatus,
 } from '@balcao/shared';
 import { z } from 'zod';
 import { queryDirect, sqsClient } from '../core/aws.js';
@@ -46,61 +45,15 @@ import { deleteObject, putObject, readUrl } from '../core/storage.js';
 import type { Identity } from '../core/identity.js';
 import type { UploadedFile } from '../core/http.js';
 import { queues } from '../workers/manifest.js';
-import { defaultConnection, type ConnectionItem } from './connections.js';
-import { getContactItem, type ContactItem } from './contacts.js';
+import { defaultConnection } from './connections.js';
+import { getContactItem } from './contacts.js';
 import { sendInTicket } from './outbound.js';
 import { timeZone } from './ticket-lifecycle.js';
-import { findOrCreateTicket, type TicketItem } from './tickets.js';
+import { findOrCreateTicket } from './tickets.js';
 import { visibleTicket } from './conversation.js';
-import type { UserItem } from './types.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
+import { type ConnectionItem, type ContactItem, type ScheduleItem, type TicketItem, type UserItem } from '../table/items.js';
 
-/**
- * Scheduled messages (spec 001 §3-§7, server-behaviour §8, DESIGN §7). A schedule waits in a
- * sparse due index (GSI4, `SCHDUE#<shard>`, sorted by the next instant to look at it) while it is
- * PENDENTE or AGENDADA; the sweeper moves due ones to AGENDADA and enqueues a job; the job sends
- * through the outbound path, in the contact's ticket like an agent's message, and ends the
- * schedule ENVIADA or ERRO (leaving the index). Every step is a conditional write, so repeated
- * sweeps and redelivered jobs change nothing twice.
- */
-export interface ScheduleItem {
-  PK: string;
-  SK: string;
-  entity: 'schedule';
-  GSI1PK: string;
-  GSI1SK: string;
-  GSI4PK?: string;
-  GSI4SK?: string;
-  id: number;
-  companyId: number;
-  userId: number;
-  contactId: number;
-  /** Denormalised for the search; answers carry the contact as it is now. */
-  contactName: string;
-  contactNumber: string;
-  body: string;
-  sendAt: string;
-  sentAt: string | null;
-  status: ScheduleStatus;
-  reason: string | null;
-  /** The reason as a code the console translates (older items have only `reason`). */
-  reasonCode?: ScheduleErrorCode | null;
-  reasonParams?: ScheduleReasonParams | null;
-  whatsappId: number | null;
-  ticketId: number | null;
-  messageId: string | null;
-  /** Set when a job claimed the send (one sender only). */
-  sendingAt: string | null;
-  /** Hand-offs to the dispatcher without an outcome (a lost job is handed again, a few times). */
-  handoffs: number;
-  mediaKey: string | null;
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaType: string | null;
-  mediaSize: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 const SCHEDULES_QUEUE = queues.find((q) => q.name === 'schedules')!;
 /** A job handed off without an outcome is handed again after this long (worker crash, lost message). */

@@ -4,10 +4,10 @@ import { listPlans, createPlan } from './plans.js';
 import { createCompany, listCompanies } from './companies.js';
 import { createQueue, listQueueItems } from './queues.js';
 import { createConnection, listConnectionItems } from './connections.js';
-import type { UserItem } from './types.js';
 import { backfillSearchIndex, buildContactTicketLists, fillTicketContactViews, reindexContactNames } from './migrations.js';
 import { rebuildTicketCounters } from './ticket-counters.js';
 import { log } from '../core/log.js';
+import { type UserItem } from '../table/items.js';
 
 const DAY = 86_400_000;
 

@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { queryAll, putItem, getItem, tx, type TransactItem } from '../core/db.js';
 import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
-import type { SettingRecord } from './types.js';
+import { type SettingRecord } from '../table/items.js';
 
 const shown = (key: string, value: string) => (SECRET_SETTING_KEYS.includes(key as SettingKey) ? maskSecret(value) : value);
 

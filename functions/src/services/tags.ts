@@ -29,43 +29,14 @@ import { publish } from '../core/realtime.js';
 import { log } from '../core/log.js';
 import type { Identity } from '../core/identity.js';
 import { visibleTicket } from './conversation.js';
-import { publishContact, type ContactItem } from './contacts.js';
-import { getTicketItem, ticketGuard, type TicketItem } from './tickets.js';
+import { publishContact } from './contact-api.js';
+import { refsOf, tagRef, tagRefs } from './tag-refs.js';
+import { getTicketItem } from './tickets.js';
 import { toApiTickets } from './ticket-view.js';
 import { refreshContactViews } from './contact-view.js';
+import { type ContactItem, type TagItem, ticketGuard, type TicketItem } from '../table/items.js';
 
-/**
- * Tags (spec 001 §3, §7). A tag lives in its own partition together with its links:
- * `C#<cid>#TAG#<id>` / `TAG` is the tag, `TK#<ticketId>` and `CT#<contactId>` are the tickets and
- * contacts carrying it. Tickets and contacts keep the denormalised `tagIds` the ticket lists filter
- * on. A link, the target's `tagIds` and the tag's count change in ONE transaction, conditional on
- * the link's previous state and on the target's version, so `ticketsCount`/`contactsCount` stay
- * exact however many agents tag at once.
- */
-export interface TagItem {
-  PK: string;
-  SK: string;
-  entity: 'tag';
-  GSI1PK: string;
-  GSI1SK: string;
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  type: TagType;
-  kanban: 0 | 1;
-  userId: number | null;
-  ticketsCount: number;
-  contactsCount: number;
-  /** Goes up with every change of the counts: a late `counts` event never replaces newer ones. */
-  countsVersion?: number;
-  /** Set while a delete strips the tag from its tickets and contacts: no new links meanwhile. */
-  deleting?: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
 
-export type TagRef = { id: number; name: string; color: string; type: TagType };
 
 const DEFAULT_COLOR = '#5C59A0';
 const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
@@ -75,7 +46,6 @@ export function toApiTag(t: TagItem) {
   const { deleting: _d, ...rest } = clean(t);
   return { ...rest, ticketsCount: t.ticketsCount ?? 0, contactsCount: t.contactsCount ?? 0, countsVersion: t.countsVersion ?? 0 };
 }
-export const tagRef = (t: TagItem): TagRef => ({ id: t.id, name: t.name, color: t.color, type: t.type });
 
 export async function getTagItem(companyId: number, id: number): Promise<TagItem> {
   const t = await getItem<TagItem>(tagKey(companyId, id), true);
@@ -83,16 +53,7 @@ export async function getTagItem(companyId: number, id: number): Promise<TagItem
   return t;
 }
 
-/** The tags of a set of ids, as `{id, name, color, type}` (one BatchGet; vanished ids dropped). */
-export async function tagRefs(companyId: number, ids: Iterable<number>): Promise<Map<number, TagRef>> {
-  const list = [...new Set(ids)].filter((x) => Number.isSafeInteger(x) && x > 0);
-  if (!list.length) return new Map();
-  const items = await batchGet<TagItem>(list.map((id) => tagKey(companyId, id)));
-  return new Map(items.filter((t) => t.entity === 'tag' && !t.deleting).map((t) => [t.id, tagRef(t)]));
-}
 
-export const refsOf = (ids: number[] | undefined, refs: Map<number, TagRef>): TagRef[] =>
-  (ids ?? []).map((id) => refs.get(id)).filter((t): t is TagRef => !!t);
 
 /**
  * Every tag of the company (they are few: a handful to a few hundred), alphabetical. Pages and

@@ -21,25 +21,24 @@ import {
   keys,
   messagePointer,
   messageSk,
+  ticketIndexKeys,
   ticketKey,
   uuidPointer,
 } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { sendCommand } from '../core/commands.js';
 import type { Identity } from '../core/identity.js';
-import { type ContactItem } from './contacts.js';
-import { defaultConnection, type ConnectionItem } from './connections.js';
-import { type MessageItem } from './messages.js';
+import { defaultConnection } from './connections.js';
 import { sendInTicket } from './outbound.js';
 import { settingValue } from './settings.js';
 import { visibleTicket } from './conversation.js';
-import { getTicketItem, newTicketItem, ticketGuard, ticketIndexKeys, type TicketItem } from './tickets.js';
+import { getTicketItem, newTicketItem } from './tickets.js';
 import { contactTicketWrites } from './search-index.js';
 import { settleContactView } from './contact-view.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
 import { publishTagCounts, ticketLinkOps } from './tags.js';
-import type { QueueItem, UserItem } from './types.js';
 import { log } from '../core/log.js';
+import { type ConnectionItem, type ContactItem, type MessageItem, type QueueItem, ticketGuard, type TicketItem, type UserItem } from '../table/items.js';
 
 export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
 

@@ -11,16 +11,14 @@ import {
 } from '@balcao/shared';
 import { queryDirect } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
-import { type ContactItem } from './contacts.js';
-import { TICKET_FIELDS, ticketIndexKeys, type TicketItem } from './tickets.js';
 import { toApiTickets } from './ticket-view.js';
 import { settingValue } from './settings.js';
 import { parseQuery } from './search-index.js';
-import { countSearch, searchCursor, searchTickets } from './ticket-search.js';
+import { byContactTags, countSearch, searchCursor, searchTickets } from './ticket-search.js';
 import { readTicketCounters, type TicketCounter } from './ticket-counters.js';
-import { contactKey, ticketsByQueue, ticketsByStatus, ticketsByUser, ticketSortKey } from '../table/keys.js';
+import { ticketIndexKeys, ticketsByQueue, ticketsByStatus, ticketsByUser, ticketSortKey } from '../table/keys.js';
+import { TICKET_FIELDS, type TicketItem } from '../table/items.js';
 
 type Index = 'GSI1' | 'GSI2' | 'GSI3';
 interface Source {
@@ -230,20 +228,6 @@ async function planOf(identity: Identity, q: TicketListQuery, statuses = statuse
     return true;
   };
   return { q, statuses, updated, created, pass };
-}
-
-/**
- * Keeps the tickets whose contact has ANY of the chosen contact tags: from `known` contacts, else
- * the ticket's contact copy, else one BatchGet of the rest of the batch.
- */
-export async function byContactTags(companyId: number, q: TicketListQuery, batch: TicketItem[], known?: Map<number, ContactItem>): Promise<TicketItem[]> {
-  if (!q.tagsContact?.length || !batch.length) return batch;
-  const tagsOf = new Map<number, number[]>();
-  for (const c of known?.values() ?? []) tagsOf.set(c.id, c.tagIds ?? []);
-  for (const t of batch) if (t.contactView && !tagsOf.has(t.contactId)) tagsOf.set(t.contactId, t.contactView.tagIds);
-  const missing = [...new Set(batch.filter((t) => !tagsOf.has(t.contactId)).map((t) => t.contactId))];
-  if (missing.length) for (const c of await batchGet<ContactItem>(missing.map((id) => contactKey(companyId, id)))) tagsOf.set(c.id, c.tagIds ?? []);
-  return batch.filter((t) => q.tagsContact!.some((tag) => (tagsOf.get(t.contactId) ?? []).includes(tag)));
 }
 
 /**

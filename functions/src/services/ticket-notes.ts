@@ -5,23 +5,8 @@ import { batchGet, getItem, nextId, putItem, deleteItem } from '../core/db.js';
 import { keys, noteIndexKeys, noteKey, notesOfContact } from '../table/keys.js';
 import type { Identity } from '../core/identity.js';
 import { visibleTicket } from './conversation.js';
-import type { UserItem } from './types.js';
+import { type TicketNoteItem, type UserItem } from '../table/items.js';
 
-export interface TicketNoteItem {
-  PK: string;
-  SK: string;
-  entity: 'ticketNote';
-  GSI1PK: string;
-  GSI1SK: string;
-  id: number;
-  companyId: number;
-  note: string;
-  userId: number;
-  ticketId: number;
-  contactId: number;
-  createdAt: string;
-  updatedAt: string;
-}
 
 function toApiNote(n: TicketNoteItem, users: Map<number, UserItem>) {
   const u = users.get(n.userId);

@@ -1,11 +1,24 @@
-import { TICKETS_PAGE, validationError } from '@balcao/shared';
+import { TICKETS_PAGE, validationError, type TicketListQuery } from '@balcao/shared';
 import { batchGet } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
-import { type ContactItem } from './contacts.js';
 import { IdStream, contactLookupExact, contactMatches, contactsByPhrase, contactsOfWord, parseQuery, pool, ticketsWithWord, wholeTicketList, type ContactTicketList, type QueryWord } from './search-index.js';
-import { byContactTags, type Plan } from './ticket-list.js';
-import { type TicketItem } from './tickets.js';
+import type { Plan } from './ticket-list.js';
 import { contactKey, contactTicketListKey, ticketKey } from '../table/keys.js';
+import { type ContactItem, type TicketItem } from '../table/items.js';
+
+/**
+ * Keeps the tickets whose contact has ANY of the chosen contact tags: from `known` contacts, else
+ * the ticket's contact copy, else one BatchGet of the rest of the batch.
+ */
+export async function byContactTags(companyId: number, q: TicketListQuery, batch: TicketItem[], known?: Map<number, ContactItem>): Promise<TicketItem[]> {
+  if (!q.tagsContact?.length || !batch.length) return batch;
+  const tagsOf = new Map<number, number[]>();
+  for (const c of known?.values() ?? []) tagsOf.set(c.id, c.tagIds ?? []);
+  for (const t of batch) if (t.contactView && !tagsOf.has(t.contactId)) tagsOf.set(t.contactId, t.contactView.tagIds);
+  const missing = [...new Set(batch.filter((t) => !tagsOf.has(t.contactId)).map((t) => t.contactId))];
+  if (missing.length) for (const c of await batchGet<ContactItem>(missing.map((id) => contactKey(companyId, id)))) tagsOf.set(c.id, c.tagIds ?? []);
+  return batch.filter((t) => q.tagsContact!.some((tag) => (tagsOf.get(t.contactId) ?? []).includes(tag)));
+}
 
 /**
  * Bounds of one search request (docs/decisions.md, "Search pages"): what it reads depends on the

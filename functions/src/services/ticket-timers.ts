@@ -15,13 +15,10 @@ import {
   TIMER_CONNECTIONS,
 } from '../table/keys.js';
 import { log } from '../core/log.js';
-import { type ContactItem } from './contacts.js';
-import { type ConnectionItem } from './connections.js';
 import { settingValue } from './settings.js';
 import { Raced, commit, laterThan, publishTicketChange, sendAutomated, timeZone } from './ticket-lifecycle.js';
-import { type TicketItem } from './tickets.js';
-import type { QueueItem } from './types.js';
 import { queues } from '../workers/manifest.js';
+import { type ConnectionItem, type ContactItem, type QueueItem, type TicketItem } from '../table/items.js';
 
 /**
  * Time-driven ticket work (server-behaviour §6, DESIGN §7): the auto-transfer of a pending ticket

@@ -1,12 +1,9 @@
 import type { TicketFields } from '@balcao/shared';
 import { batchGet, type Key } from '../core/db.js';
-import { contactViewOf, type ContactView } from './contact-view.js';
 import { connectionKey, contactKey, keys } from '../table/keys.js';
-import { type ContactItem } from './contacts.js';
-import { type ConnectionItem } from './connections.js';
-import { TICKET_FIELDS, type TicketItem } from './tickets.js';
-import type { QueueItem, UserItem } from './types.js';
-import { refsOf, tagRefs, type TagRef } from './tags.js';
+import { refsOf, tagRefs, type TagRef } from './tag-refs.js';
+import { cachedRef, keepRef } from './ref-cache.js';
+import { type ConnectionItem, type ContactItem, type ContactView, contactViewOf, type QueueItem, TICKET_FIELDS, type TicketItem, type UserItem } from '../table/items.js';
 
 /** A ticket's contact as pages show it. */
 type ContactShown = ContactView & { id: number };
@@ -18,17 +15,6 @@ export interface TicketRefs {
   connections: Map<number, ConnectionItem>;
   /** Tags of the tickets and of their contacts. */
   tags?: Map<number, TagRef>;
-}
-
-/** How long a read agent, queue or connection serves the ticket pages of this instance. */
-const REF_CACHE_MS = 15_000;
-const REFS_KEPT = 5_000;
-const refCache = new Map<string, { at: number; item: { entity: string; id: number } }>();
-const refId = (k: Key) => `${k.PK}|${k.SK}`;
-
-/** Drops a cached agent, queue or connection after a change of it (other instances: REF_CACHE_MS). */
-export function forgetTicketRef(key: Key) {
-  refCache.delete(refId(key));
 }
 
 /**
@@ -47,8 +33,8 @@ export async function loadRefs(companyId: number, tickets: TicketItem[]): Promis
   const items: { entity: string; id: number }[] = [];
   const missing: Key[] = [];
   for (const k of named) {
-    const hit = refCache.get(refId(k));
-    if (hit && now - hit.at < REF_CACHE_MS) items.push(hit.item);
+    const hit = cachedRef(k, now);
+    if (hit) items.push(hit);
     else missing.push(k);
   }
   const contacts = new Map<number, ContactShown>();
@@ -62,8 +48,7 @@ export async function loadRefs(companyId: number, tickets: TicketItem[]): Promis
         continue;
       }
       items.push(item);
-      if (refCache.size >= REFS_KEPT) refCache.delete(refCache.keys().next().value!);
-      refCache.set(refId(item), { at: now, item });
+      keepRef(item, now);
     }
   }
   const of = <T>(entity: string) => new Map(items.filter((i) => i.entity === entity).map((i) => [i.id, i as unknown as T]));

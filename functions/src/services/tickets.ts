@@ -1,107 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type TicketFields, type TicketStatus } from '@balcao/shared';
+import { AppError, type TicketStatus } from '@balcao/shared';
 import { getItem, isTransactionConflict, nextId, transact, tx } from '../core/db.js';
 import { counterDeltas } from './ticket-counters.js';
-import {
-  currentMarker,
-  ticketKey,
-  ticketsByQueue,
-  ticketsByStatus,
-  ticketsByUser,
-  ticketSortKey,
-  type TicketTimerKind,
-  ticketTimerPartition,
-  TIMER_CONNECTIONS,
-  timerConnectionSortKey,
-  uuidPointer,
-} from '../table/keys.js';
+import { currentMarker, ticketIndexKeys, ticketKey, uuidPointer } from '../table/keys.js';
 import { contactTicketWrites } from './search-index.js';
-import { contactViewOf, settleContactView, type ContactView, type ContactViewSource } from './contact-view.js';
+import { settleContactView } from './contact-view.js';
+import { contactViewOf, type ContactViewSource, ticketGuard, type TicketItem } from '../table/items.js';
 
 export type { TicketStatus } from '@balcao/shared';
 
-/** The stored ticket: its public fields (shared `TicketFields`) with its keys and write version. */
-export interface TicketItem extends TicketFields {
-  PK: string;
-  SK: string;
-  entity: 'ticket';
-  GSI1PK: string;
-  GSI1SK: string;
-  GSI2PK: string;
-  GSI2SK: string;
-  GSI3PK: string;
-  GSI3SK: string;
-  /** Ticket timer index (sparse; `ticketTimerKeys`). */
-  GSI4PK?: string;
-  GSI4SK?: string;
-  /**
-   * Write version: every write of the whole item bumps it and is conditional on the version read
-   * (`ticketGuard`), so a message stored at the same time never overwrites a status change.
-   */
-  wv?: number;
-  /** The contact's fields the lists show (services/contact-view.ts); tickets made before it have none until migrated. */
-  contactView?: ContactView;
-}
 
-/** Every field of a ticket the API answers (`TicketFields`): a list page reads only these. */
-export const TICKET_FIELDS = [
-  'id', 'uuid', 'companyId', 'status', 'userId', 'queueId', 'contactId', 'whatsappId', 'unreadMessages', 'isGroup', 'lastMessage', 'lastSeq',
-  'lastFromMe', 'chatbot', 'useIntegration', 'integrationId', 'promptId', 'tagIds', 'queuedAt', 'startedAt', 'finishedAt',
-  'awaitingRatingUntil', 'rating', 'ratingAt', 'ratingUserId', 'createdAt', 'updatedAt',
-] as const satisfies readonly (keyof TicketFields)[];
-// A field added to TicketFields and not listed above fails to compile here.
-const everyTicketField: Exclude<keyof TicketFields, (typeof TICKET_FIELDS)[number]> extends never ? true : never = true;
-void everyTicketField;
 
 export const TWO_HOURS_MS = 2 * 60 * 60 * 1000;
 
-/**
- * The ticket timer index (GSI4, sparse): a pending ticket without a queue waits for the auto-transfer,
- * an open ticket whose last message was ours waits for the inactivity close, each in its
- * connection's partition ordered by its last activity (`updatedAt`). Computed with the list keys, so
- * every whole-item write of a ticket keeps it true; the sweeper reads only the due range.
- */
-export function ticketTimerKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'queueId' | 'whatsappId' | 'updatedAt' | 'lastFromMe'>) {
-  const kind: TicketTimerKind | undefined =
-    t.status === 'pending' && t.queueId === null ? 'transfer' : t.status === 'open' && t.lastFromMe === true ? 'expire' : undefined;
-  // undefined removes the attributes (the document client drops undefined values).
-  if (!kind) return { GSI4PK: undefined, GSI4SK: undefined };
-  return { GSI4PK: ticketTimerPartition(t.companyId, t.whatsappId, kind), GSI4SK: ticketSortKey(t) };
-}
 
-/**
- * A connection whose settings need the ticket timers is listed in the sparse `TIMERS` partition of
- * GSI2, so the sweeper reads only those connections.
- */
-export function connectionTimerKeys(c: { companyId: number; id: number; timeToTransfer?: number | null; transferQueueId?: number | null; expiresTicket?: number | null }) {
-  const on = ((c.timeToTransfer ?? 0) > 0 && !!c.transferQueueId) || (c.expiresTicket ?? 0) > 0;
-  return on ? { GSI2PK: TIMER_CONNECTIONS, GSI2SK: timerConnectionSortKey(c.companyId, c.id) } : undefined;
-}
 
-/** The list indexes of a ticket (docs/data-model.md): per status, per agent, per queue; newest first. */
-export function ticketIndexKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'userId' | 'queueId' | 'updatedAt' | 'whatsappId' | 'lastFromMe'>) {
-  const sk = ticketSortKey(t);
-  return {
-    ...ticketTimerKeys(t),
-    GSI1PK: ticketsByStatus(t.companyId, t.status),
-    GSI1SK: sk,
-    GSI2PK: ticketsByUser(t.companyId, t.userId ?? 0, t.status),
-    GSI2SK: sk,
-    GSI3PK: ticketsByQueue(t.companyId, t.queueId ?? 0, t.status),
-    GSI3SK: sk,
-  };
-}
 
-/**
- * The condition of a whole-item write of `current`'s next version: the item must still be the one
- * read (same message sequence and write version). Items written before `wv` existed have none.
- */
-export function ticketGuard(current: Pick<TicketItem, 'lastSeq' | 'wv'>): { condition: string; values: Record<string, unknown>; wv: number } {
-  if (current.wv === undefined) {
-    return { condition: 'attribute_exists(PK) AND lastSeq = :gseq AND attribute_not_exists(wv)', values: { ':gseq': current.lastSeq }, wv: 1 };
-  }
-  return { condition: 'attribute_exists(PK) AND lastSeq = :gseq AND wv = :gwv', values: { ':gseq': current.lastSeq, ':gwv': current.wv }, wv: current.wv + 1 };
-}
 
 /** A ticket as first stored: every field at its starting value, the index keys from its state. */
 export function newTicketItem(t: {

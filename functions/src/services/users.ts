@@ -17,9 +17,9 @@ import { publish } from '../core/realtime.js';
 import type { Identity } from '../core/identity.js';
 import type { UploadedFile } from '../core/http.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
-import type { CompanyItem, PlanItem, QueueItem, UserItem } from './types.js';
 import { listQueueItems } from './queues.js';
-import { forgetTicketRef } from './ticket-view.js';
+import { forgetTicketRef } from './ref-cache.js';
+import { type CompanyItem, type PlanItem, type QueueItem, type UserItem } from '../table/items.js';
 
 const emailTaken = () =>
   new AppError(409, 'ERR_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_EMAIL_ALREADY_EXISTS' }] });

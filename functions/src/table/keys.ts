@@ -10,6 +10,8 @@ export const pad = (n: number) => String(n).padStart(10, '0');
 /** Accent- and case-free form of a name, as the name indexes sort it. */
 export const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().trim();
 
+import type { TicketItem } from './items.js';
+
 const company = (cid: number) => `C#${cid}`;
 
 export const keys = {
@@ -101,6 +103,43 @@ export const ticketsByQueue = (cid: number, queueId: number, status: string) => 
 export const ticketSortKey = (t: { updatedAt: string; id: number }) => `${t.updatedAt}#${pad(t.id)}`;
 /** The ticket timer index (GSI4): one connection's tickets that one timer kind watches. */
 export const ticketTimerPartition = (cid: number, connectionId: number, kind: TicketTimerKind) => `C#${cid}#TMR#${connectionId}#${kind}`;
+/**
+ * The ticket timer index (GSI4, sparse): a pending ticket without a queue waits for the auto-transfer,
+ * an open ticket whose last message was ours waits for the inactivity close, each in its
+ * connection's partition ordered by its last activity (`updatedAt`). Computed with the list keys, so
+ * every whole-item write of a ticket keeps it true; the sweeper reads only the due range.
+ */
+export function ticketTimerKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'queueId' | 'whatsappId' | 'updatedAt' | 'lastFromMe'>) {
+  const kind: TicketTimerKind | undefined =
+    t.status === 'pending' && t.queueId === null ? 'transfer' : t.status === 'open' && t.lastFromMe === true ? 'expire' : undefined;
+  // undefined removes the attributes (the document client drops undefined values).
+  if (!kind) return { GSI4PK: undefined, GSI4SK: undefined };
+  return { GSI4PK: ticketTimerPartition(t.companyId, t.whatsappId, kind), GSI4SK: ticketSortKey(t) };
+}
+
+/**
+ * A connection whose settings need the ticket timers is listed in the sparse `TIMERS` partition of
+ * GSI2, so the sweeper reads only those connections.
+ */
+export function connectionTimerKeys(c: { companyId: number; id: number; timeToTransfer?: number | null; transferQueueId?: number | null; expiresTicket?: number | null }) {
+  const on = ((c.timeToTransfer ?? 0) > 0 && !!c.transferQueueId) || (c.expiresTicket ?? 0) > 0;
+  return on ? { GSI2PK: TIMER_CONNECTIONS, GSI2SK: timerConnectionSortKey(c.companyId, c.id) } : undefined;
+}
+
+/** The list indexes of a ticket (docs/data-model.md): per status, per agent, per queue; newest first. */
+export function ticketIndexKeys(t: Pick<TicketItem, 'companyId' | 'id' | 'status' | 'userId' | 'queueId' | 'updatedAt' | 'whatsappId' | 'lastFromMe'>) {
+  const sk = ticketSortKey(t);
+  return {
+    ...ticketTimerKeys(t),
+    GSI1PK: ticketsByStatus(t.companyId, t.status),
+    GSI1SK: sk,
+    GSI2PK: ticketsByUser(t.companyId, t.userId ?? 0, t.status),
+    GSI2SK: sk,
+    GSI3PK: ticketsByQueue(t.companyId, t.queueId ?? 0, t.status),
+    GSI3SK: sk,
+  };
+}
+
 /** Connections with a ticket timer on (sparse GSI2 partition). */
 export const TIMER_CONNECTIONS = 'TIMERS';
 export const timerConnectionSortKey = (cid: number, id: number) => `${cid}#${pad(id)}`;

@@ -3,14 +3,15 @@ import { ACK, inboundEventSchema, type InboundEvent, type Peer } from '@balcao/s
 import { getItem, updateItem, isConditionFailure } from '../core/db.js';
 import { log } from '../core/log.js';
 import { sendCommand } from '../core/commands.js';
-import { publishSession, type ConnectionItem } from '../services/connections.js';
+import { publishSession } from '../services/connections.js';
 import { findOrCreateContact, updateContactProfile } from '../services/contacts.js';
 import { findOrCreateTicket } from '../services/tickets.js';
-import { changeMessage, findMessage, loadTicketAndContact, markSendFailed, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage, type MessageItem } from '../services/messages.js';
+import { changeMessage, findMessage, loadTicketAndContact, markSendFailed, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage } from '../services/messages.js';
 import { settingValue } from '../services/settings.js';
 import { sendInTicket } from '../services/outbound.js';
 import { handleRatingAnswer, ticketAwaitingRating } from '../services/ticket-lifecycle.js';
 import { connectionKey } from '../table/keys.js';
+import { type ConnectionItem, type MessageItem } from '../table/items.js';
 
 export const CALLS_DISABLED_MESSAGE =
   '*Mensagem Automática:*\n\nAs chamadas de voz e vídeo estão desabilitadas para esse WhatsApp, favor enviar uma mensagem de texto. Obrigado';

@@ -6,7 +6,7 @@ import { keys } from '../table/keys.js';
 import { env } from '../core/env.js';
 import { log } from '../core/log.js';
 import { dropConnection } from '../services/presence.js';
-import type { UserItem } from '../services/types.js';
+import { type UserItem } from '../table/items.js';
 
 interface Target {
   connectionId: string;

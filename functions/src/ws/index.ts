@@ -6,7 +6,7 @@ import { getItem } from '../core/db.js';
 import { keys } from '../table/keys.js';
 import { log } from '../core/log.js';
 import { dropConnection, getConnection, joinRoom, leaveRoom, refreshConnection, registerConnection } from '../services/presence.js';
-import type { UserItem } from '../services/types.js';
+import { type UserItem } from '../table/items.js';
 
 type ConnectEvent = APIGatewayProxyWebsocketEventV2 & { queryStringParameters?: Record<string, string | undefined> };
 type Result = Exclude<APIGatewayProxyResultV2, string>;

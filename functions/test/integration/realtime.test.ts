@@ -70,7 +70,7 @@ describe('realtime channel', () => {
     const { getItem, updateItem } = await import('../../src/core/db.js');
     const { keys } = await import('../../src/table/keys.js');
     const t = await tenant();
-    const admin = (await getItem<import('../../src/services/types.js').UserItem>(keys.user(t.companyId, t.adminUser.id)))!;
+    const admin = (await getItem<import('../../src/table/items.js').UserItem>(keys.user(t.companyId, t.adminUser.id)))!;
     // Neither is a socket of the WebSocket API, so a post to either answers Gone, as API Gateway
     // does between $connect and the end of the handshake (when the socket's own presence event races it).
     const handshaking = uniq('hs-');

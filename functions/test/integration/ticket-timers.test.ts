@@ -20,7 +20,8 @@ async function services() {
   const db = await import('../../src/core/db.js');
   const tickets = await import('../../src/services/tickets.js');
   const table = await import('../../src/table/keys.js');
-  return { ...timers, ...db, ...tickets, ...table };
+  const items = await import('../../src/table/items.js');
+  return { ...timers, ...db, ...tickets, ...table, ...items };
 }
 
 /** Moves a ticket's last activity `minutes` back: a whole-item write guarded like every ticket write. */

@@ -6,11 +6,11 @@ import {
   getContact,
   listContacts,
   listContactsBrief,
-  toApiContactFull,
   transferContacts,
   updateContact,
 } from '../../services/contacts.js';
 import { importContactList, importFromPhone } from '../../services/contact-import.js';
+import { toApiContactFull } from '../../services/contact-api.js';
 
 export const handler = createRouter('contacts', {
   'GET /contacts': (req) => listContacts(req.identity, req.query),

@@ -4,8 +4,9 @@ import { messagesPage, searchMessages, visibleTicket } from '../../services/conv
 import { forwardMessages } from '../../services/forward.js';
 import { createUpload } from '../../services/media.js';
 import { deleteMessage, reactToMessage, sendFromConsole } from '../../services/message-actions.js';
-import { findMessageById, senderNames, toApiMessage, type MessageItem } from '../../services/messages.js';
+import { findMessageById, senderNames, toApiMessage } from '../../services/messages.js';
 import { retrySend } from '../../services/outbound.js';
+import { type MessageItem } from '../../table/items.js';
 
 const apiMessages = async (companyId: number, list: MessageItem[]) => {
   const names = await senderNames(companyId, list);

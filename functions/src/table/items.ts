@@ -1,0 +1,434 @@
+import type {
+  MediaType,
+  PlanFlag,
+  Profile,
+  Recurrence,
+  ScheduleErrorCode,
+  ScheduleReasonParams,
+  ScheduleStatus,
+  SessionStatus,
+  StoredMedia,
+  TagType,
+  TicketFields,
+} from '@balcao/shared';
+
+/**
+ * The table's item shapes (docs/data-model.md), beside their keys (keys.ts). API shapes are in
+ * shared/src/entities.ts. Pure helpers that belong to an item's shape live here too.
+ */
+
+export interface BaseItem {
+  PK: string;
+  SK: string;
+  entity: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PlanItem extends BaseItem, Record<PlanFlag, boolean> {
+  id: number;
+  name: string;
+  users: number;
+  connections: number;
+  queues: number;
+  campaigns: number;
+  schedules: number;
+  value: number;
+}
+
+export interface CompanyItem extends BaseItem {
+  id: number;
+  name: string;
+  email: string;
+  phone: string;
+  planId: number;
+  status: boolean;
+  campaignsEnabled: boolean;
+  dueDate: string | null;
+  recurrence: Recurrence;
+  trialExpiration: string | null;
+  document?: string;
+  addressZipCode?: string;
+  addressStreet?: string;
+  addressState?: string;
+  addressCity?: string;
+  addressDistrict?: string;
+  /** Contacts made from then on have whole ticket lists (search-index.ts `ContactTicketList`). */
+  ticketListsSince?: string;
+}
+
+export interface UserItem extends BaseItem {
+  id: number;
+  companyId: number;
+  sub: string;
+  name: string;
+  email: string;
+  profile: Profile;
+  super: boolean;
+  queueIds: number[];
+  whatsappId: number | null;
+  allTicket: 'enabled' | 'desabled';
+  sendGreetingAccepted: boolean;
+  photoKey: string | null;
+  online: boolean;
+  lastSeenAt?: string;
+  session?: { id: string; authTime: number; startedAt: string };
+}
+
+export interface QueueItem extends BaseItem {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  greetingMessage: string;
+  outOfHoursMessage: string;
+  orderQueue: number | null;
+  integrationId: number | null;
+  promptId: number | null;
+}
+
+export interface SettingRecord extends BaseItem {
+  companyId: number;
+  key: string;
+  value: string;
+}
+
+export interface UsageItem {
+  PK: string;
+  SK: string;
+  users?: number;
+  queues?: number;
+  connections?: number;
+  campaigns?: number;
+  schedules?: number;
+}
+
+export interface ContactItem {
+  PK: string;
+  SK: string;
+  entity: 'contact';
+  GSI1PK: string;
+  GSI1SK: string;
+  /** Contacts of a specific attendant (sparse: only with `userId`). */
+  GSI3PK?: string;
+  GSI3SK?: string;
+  id: number;
+  companyId: number;
+  name: string;
+  number: string;
+  lid: string | null;
+  email: string;
+  isGroup: boolean;
+  profilePicUrl: string | null;
+  extraInfo: { name: string; value: string }[];
+  /** Denormalised contact tags (kept by services/tags.ts with the link items). */
+  tagIds: number[];
+  userId: number | null;
+  disableBot: boolean;
+  /** The connection it first wrote through. */
+  whatsappId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * What a ticket list shows of a ticket's contact, kept on the ticket (`contactView`) so a page of
+ * tickets needs no read of their contacts (docs/decisions.md 31). The contact stays the truth: a
+ * change of these fields is written to its tickets (`refreshContactViews`), and a ticket made or
+ * reopened checks its copy against the contact once stored (`settleContactView`).
+ */
+export interface ContactView {
+  name: string;
+  number: string;
+  email: string;
+  profilePicUrl: string | null;
+  isGroup: boolean;
+  tagIds: number[];
+}
+
+export type ContactViewSource = Pick<ContactItem, 'name' | 'number' | 'email' | 'profilePicUrl' | 'isGroup'> & { tagIds?: number[] };
+
+export const contactViewOf = (c: ContactViewSource): ContactView => ({
+  name: c.name,
+  number: c.number,
+  email: c.email ?? '',
+  profilePicUrl: c.profilePicUrl ?? null,
+  isGroup: c.isGroup === true,
+  tagIds: c.tagIds ?? [],
+});
+
+export const sameContactView = (a: ContactView | undefined, b: ContactView | undefined) =>
+  !!a &&
+  !!b &&
+  a.name === b.name &&
+  a.number === b.number &&
+  a.email === b.email &&
+  a.profilePicUrl === b.profilePicUrl &&
+  a.isGroup === b.isGroup &&
+  a.tagIds.length === b.tagIds.length &&
+  a.tagIds.every((x, i) => x === b.tagIds[i]);
+
+/** The stored ticket: its public fields (shared `TicketFields`) with its keys and write version. */
+export interface TicketItem extends TicketFields {
+  PK: string;
+  SK: string;
+  entity: 'ticket';
+  GSI1PK: string;
+  GSI1SK: string;
+  GSI2PK: string;
+  GSI2SK: string;
+  GSI3PK: string;
+  GSI3SK: string;
+  /** Ticket timer index (sparse; `ticketTimerKeys`). */
+  GSI4PK?: string;
+  GSI4SK?: string;
+  /**
+   * Write version: every write of the whole item bumps it and is conditional on the version read
+   * (`ticketGuard`), so a message stored at the same time never overwrites a status change.
+   */
+  wv?: number;
+  /** The contact's fields the lists show (services/contact-view.ts); tickets made before it have none until migrated. */
+  contactView?: ContactView;
+}
+
+/** Every field of a ticket the API answers (`TicketFields`): a list page reads only these. */
+export const TICKET_FIELDS = [
+  'id', 'uuid', 'companyId', 'status', 'userId', 'queueId', 'contactId', 'whatsappId', 'unreadMessages', 'isGroup', 'lastMessage', 'lastSeq',
+  'lastFromMe', 'chatbot', 'useIntegration', 'integrationId', 'promptId', 'tagIds', 'queuedAt', 'startedAt', 'finishedAt',
+  'awaitingRatingUntil', 'rating', 'ratingAt', 'ratingUserId', 'createdAt', 'updatedAt',
+] as const satisfies readonly (keyof TicketFields)[];
+
+// A field added to TicketFields and not listed above fails to compile here.
+const everyTicketField: Exclude<keyof TicketFields, (typeof TICKET_FIELDS)[number]> extends never ? true : never = true;
+
+void everyTicketField;
+
+/**
+ * The condition of a whole-item write of `current`'s next version: the item must still be the one
+ * read (same message sequence and write version). Items written before `wv` existed have none.
+ */
+export function ticketGuard(current: Pick<TicketItem, 'lastSeq' | 'wv'>): { condition: string; values: Record<string, unknown>; wv: number } {
+  if (current.wv === undefined) {
+    return { condition: 'attribute_exists(PK) AND lastSeq = :gseq AND attribute_not_exists(wv)', values: { ':gseq': current.lastSeq }, wv: 1 };
+  }
+  return { condition: 'attribute_exists(PK) AND lastSeq = :gseq AND wv = :gwv', values: { ':gseq': current.lastSeq, ':gwv': current.wv }, wv: current.wv + 1 };
+}
+
+export interface MessageItem {
+  PK: string;
+  SK: string;
+  entity: 'message';
+  /** The WhatsApp message id (ours for messages we send). */
+  id: string;
+  seq: number;
+  companyId: number;
+  ticketId: number;
+  contactId: number;
+  whatsappId: number;
+  body: string;
+  fromMe: boolean;
+  read: boolean;
+  ack: number;
+  mediaType: MediaType | null;
+  media: StoredMedia | null;
+  quotedMsg: QuotedSnapshot | null;
+  /** In groups: who wrote it. */
+  participant: { number?: string; lid?: string; name?: string } | null;
+  isDeleted: boolean;
+  isEdited: boolean;
+  /** One per sender: ours (`fromMe`, no sender) and each contact's (`sender` = number or LID). */
+  reactions: MessageReaction[];
+  /** Set when sending failed (ERR_SENDING_WAPP_MSG); cleared on a successful retry. */
+  error: string | null;
+  userId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MessageReaction {
+  emoji: string;
+  fromMe: boolean;
+  sender?: string;
+  /** Older items named the sender `from`. */
+  from?: string;
+}
+
+export interface ConnectionItem {
+  PK: string;
+  SK: string;
+  entity: 'connection';
+  GSI1PK: string;
+  GSI1SK: string;
+  id: number;
+  companyId: number;
+  shard: number;
+  name: string;
+  status: SessionStatus;
+  qrcode: string;
+  retries: number;
+  isDefault: boolean;
+  number: string;
+  tokenHash: string | null;
+  provider: 'beta' | 'sandbox';
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  expiresInactiveMessage: string;
+  expiresTicket: number;
+  timeToTransfer: number;
+  transferQueueId: number | null;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  sendIdQueue: number | null;
+  timeSendQueue: number;
+  promptId: number | null;
+  integrationId: number | null;
+  queueIds: number[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Tags (spec 001 §3, §7). A tag lives in its own partition together with its links:
+ * `C#<cid>#TAG#<id>` / `TAG` is the tag, `TK#<ticketId>` and `CT#<contactId>` are the tickets and
+ * contacts carrying it. Tickets and contacts keep the denormalised `tagIds` the ticket lists filter
+ * on. A link, the target's `tagIds` and the tag's count change in ONE transaction, conditional on
+ * the link's previous state and on the target's version, so `ticketsCount`/`contactsCount` stay
+ * exact however many agents tag at once.
+ */
+export interface TagItem {
+  PK: string;
+  SK: string;
+  entity: 'tag';
+  GSI1PK: string;
+  GSI1SK: string;
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  type: TagType;
+  kanban: 0 | 1;
+  userId: number | null;
+  ticketsCount: number;
+  contactsCount: number;
+  /** Goes up with every change of the counts: a late `counts` event never replaces newer ones. */
+  countsVersion?: number;
+  /** Set while a delete strips the tag from its tickets and contacts: no new links meanwhile. */
+  deleting?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Quick replies (spec 001 §3, §7). A reply belongs to the user who wrote it; `geral` ones are
+ * offered to the whole company. Shortcodes are unique per company and owner (a marker item written
+ * with the reply). Attachments live in S3 under the company's prefix and are answered as
+ * short-lived URLs.
+ */
+export interface QuickMessageItem {
+  PK: string;
+  SK: string;
+  entity: 'quickMessage';
+  GSI1PK: string;
+  GSI1SK: string;
+  id: number;
+  companyId: number;
+  userId: number;
+  shortcode: string;
+  message: string;
+  geral: boolean;
+  status: boolean;
+  isMedia: boolean;
+  /** The stored file's name (spaces as underscores) and the name the user gave it. */
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaType: string | null;
+  /** S3 key of the attachment (never answered). */
+  mediaKey: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Scheduled messages (spec 001 §3-§7, server-behaviour §8, DESIGN §7). A schedule waits in a
+ * sparse due index (GSI4, `SCHDUE#<shard>`, sorted by the next instant to look at it) while it is
+ * PENDENTE or AGENDADA; the sweeper moves due ones to AGENDADA and enqueues a job; the job sends
+ * through the outbound path, in the contact's ticket like an agent's message, and ends the
+ * schedule ENVIADA or ERRO (leaving the index). Every step is a conditional write, so repeated
+ * sweeps and redelivered jobs change nothing twice.
+ */
+export interface ScheduleItem {
+  PK: string;
+  SK: string;
+  entity: 'schedule';
+  GSI1PK: string;
+  GSI1SK: string;
+  GSI4PK?: string;
+  GSI4SK?: string;
+  id: number;
+  companyId: number;
+  userId: number;
+  contactId: number;
+  /** Denormalised for the search; answers carry the contact as it is now. */
+  contactName: string;
+  contactNumber: string;
+  body: string;
+  sendAt: string;
+  sentAt: string | null;
+  status: ScheduleStatus;
+  reason: string | null;
+  /** The reason as a code the console translates (older items have only `reason`). */
+  reasonCode?: ScheduleErrorCode | null;
+  reasonParams?: ScheduleReasonParams | null;
+  whatsappId: number | null;
+  ticketId: number | null;
+  messageId: string | null;
+  /** Set when a job claimed the send (one sender only). */
+  sendingAt: string | null;
+  /** Hand-offs to the dispatcher without an outcome (a lost job is handed again, a few times). */
+  handoffs: number;
+  mediaKey: string | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaType: string | null;
+  mediaSize: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TicketNoteItem {
+  PK: string;
+  SK: string;
+  entity: 'ticketNote';
+  GSI1PK: string;
+  GSI1SK: string;
+  id: number;
+  companyId: number;
+  note: string;
+  userId: number;
+  ticketId: number;
+  contactId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A socket as stored: who it is, which session it was opened with, and its rooms. */
+export interface WsConnectionItem {
+  PK: string;
+  SK: string;
+  connectionId: string;
+  companyId: number;
+  userId: number;
+  sessionId: string;
+  rooms: string[];
+  connectedAt: string;
+  ttl: number;
+}
+
+export interface QuotedSnapshot {
+  id: string;
+  body: string;
+  fromMe: boolean;
+  mediaType: MediaType | null;
+}
