@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { InvokeStore, InvokeStoreBase } from '@aws/lambda-invoke-store';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const FUNCTIONS_SRC = path.join(REPO_ROOT, 'functions/src');
@@ -51,4 +52,24 @@ export function lambdaContext(functionName: string, requestId: string, timeoutMs
     fail: () => {},
     succeed: () => {},
   };
+}
+
+/**
+ * The local stack runs many invocations at once in one process, like Lambda's multi-concurrency
+ * mode: with AWS_LAMBDA_MAX_CONCURRENCY set, Powertools keeps each invocation's log keys and
+ * metrics in the runtime's InvokeStore (AsyncLocalStorage), which `invokeLocally` fills the way
+ * the Lambda runtime does. Set once, before any function logs, and only in this process (the
+ * session host and the test workers are not Lambda invocations).
+ */
+export async function emulateLambdaConcurrency() {
+  process.env.AWS_LAMBDA_MAX_CONCURRENCY ??= '64';
+  // No CloudWatch on this machine: the EMF lines would only fill the log.
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  await InvokeStore.getInstanceAsync();
+}
+
+/** Runs one handler call as one invocation (its own request id, log keys and metrics). */
+export async function invokeLocally<C extends { awsRequestId: string }, T>(context: C, call: (context: C) => T): Promise<Awaited<T>> {
+  const store = await InvokeStore.getInstanceAsync();
+  return await store.run({ [InvokeStoreBase.PROTECTED_KEYS.REQUEST_ID]: context.awsRequestId }, () => call(context));
 }

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { RouteDef } from '@balcao/functions/routes';
 import { BodyTooLarge, closeServer, listen, readBody, sendJson, type Log } from './http-util.js';
 import type { JwtAuthorizer } from './jwt.js';
-import { httpModuleFile, lambdaContext, MissingModule, moduleLoader } from './functions-loader.js';
+import { httpModuleFile, invokeLocally, lambdaContext, MissingModule, moduleLoader } from './functions-loader.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 export type HttpModuleLoader = (handler: string) => Promise<{ handler: Handler }>;
@@ -226,7 +226,7 @@ export async function startGateway(opts: GatewayOptions) {
     try {
       // HTTP APIs give an integration at most 30 s, then answer 503 while the Lambda runs on.
       result = await Promise.race([
-        mod.handler(event, lambdaContext(`balcao-http-${m.route.handler}`, requestId, integrationTimeoutMs)),
+        invokeLocally(lambdaContext(`balcao-http-${m.route.handler}`, requestId, integrationTimeoutMs), (ctx) => mod.handler(event, ctx)),
         new Promise((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), integrationTimeoutMs))),
       ]);
     } catch (e) {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message, type MessageAttributeValue } from '@aws-sdk/client-sqs';
 import type { QueueDef } from '@balcao/functions/workers/manifest';
 import type { Log } from './http-util.js';
-import { lambdaContext, MissingModule, moduleLoader, workerModuleFile } from './functions-loader.js';
+import { invokeLocally, lambdaContext, MissingModule, moduleLoader, workerModuleFile } from './functions-loader.js';
 
 type WorkerHandler = (event: any, context: any) => Promise<{ batchItemFailures?: { itemIdentifier: string }[] } | void | undefined>;
 export type WorkerLoader = (worker: string) => Promise<{ handler: WorkerHandler }>;
@@ -70,7 +70,7 @@ export function startPollers(opts: {
     const ids = new Set(messages.map((m) => m.MessageId!));
     let failed: Set<string>;
     try {
-      const res = await handler(event, lambdaContext(`balcao-worker-${q.def.worker}`, crypto.randomUUID(), q.def.visibilityTimeoutSeconds * 1000));
+      const res = await invokeLocally(lambdaContext(`balcao-worker-${q.def.worker}`, crypto.randomUUID(), q.def.visibilityTimeoutSeconds * 1000), (ctx) => handler(event, ctx));
       const items = (res && typeof res === 'object' && res.batchItemFailures) || [];
       failed = new Set(items.map((f) => f.itemIdentifier));
       // Like Lambda: an unusable failure report fails the whole batch.
@@ -168,20 +168,18 @@ export function startSweeper(opts: {
         const now = new Date();
         now.setUTCMilliseconds(0);
         const id = crypto.randomUUID();
-        await mod.handler(
-          {
-            version: '0',
-            id,
-            'detail-type': 'Scheduled Event',
-            source: 'aws.events',
-            account: '000000000000',
-            time: now.toISOString().replace('.000Z', 'Z'),
-            region: 'us-east-1',
-            resources: ['arn:aws:events:us-east-1:000000000000:rule/balcao-sweeper'],
-            detail: {},
-          },
-          lambdaContext(`balcao-${opts.worker}`, id, 60_000),
-        );
+        const event = {
+          version: '0',
+          id,
+          'detail-type': 'Scheduled Event',
+          source: 'aws.events',
+          account: '000000000000',
+          time: now.toISOString().replace('.000Z', 'Z'),
+          region: 'us-east-1',
+          resources: ['arn:aws:events:us-east-1:000000000000:rule/balcao-sweeper'],
+          detail: {},
+        };
+        await invokeLocally(lambdaContext(`balcao-${opts.worker}`, id, 60_000), (ctx) => mod.handler(event, ctx));
         opts.log('sweeper', `run done in ${Date.now() - started}ms`);
       } catch (e) {
         if (e instanceof MissingModule) {

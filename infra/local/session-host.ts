@@ -48,7 +48,8 @@ export function sessionHostProcess(opts: { env: Record<string, string>; port: nu
     const proc = spawn(process.execPath, ['--import', 'tsx', MAIN], {
       cwd: REPO_ROOT,
       env: {
-        ...process.env,
+        // Not a Lambda: the stack process's emulation of Lambda concurrency stays there.
+        ...withoutLambdaConcurrency(process.env),
         ...opts.env,
         PORT: String(opts.port),
         // A restarted process takes its own leases back at once instead of waiting for them to expire.
@@ -103,4 +104,9 @@ export function sessionHostProcess(opts: { env: Record<string, string>; port: nu
       await launch();
     }),
   };
+}
+
+function withoutLambdaConcurrency(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { AWS_LAMBDA_MAX_CONCURRENCY: _dropped, ...rest } = env;
+  return rest;
 }

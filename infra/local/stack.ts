@@ -17,6 +17,7 @@ import { MEDIA_BUCKET, startSqsS3 } from './sqs-s3.js';
 import { sessionHostProcess, type SessionHostControl } from './session-host.js';
 import { buildWebIfStale, startWebServer } from './web.js';
 import { startWebSocket } from './websocket.js';
+import { emulateLambdaConcurrency } from './functions-loader.js';
 
 export const TABLE_NAME = 'balcao';
 
@@ -131,6 +132,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     };
     for (const q of manifestQueues) env[q.envVar] = sqsS3.queues[q.name].url;
     Object.assign(process.env, env);
+    await emulateLambdaConcurrency();
 
     const sandbox = new SandboxServer(log);
     sandbox.route('GET', '/mailbox/{email}', (req) => mailbox.for(req.params.email));

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket } from 'ws';
 import { closeServer, listen, readBody, sendJson, type Log } from './http-util.js';
-import { lambdaContext, moduleLoader, wsModuleFile } from './functions-loader.js';
+import { invokeLocally, lambdaContext, moduleLoader, wsModuleFile } from './functions-loader.js';
 
 type WsHandler = (event: unknown, context: unknown) => Promise<{ statusCode?: number; body?: string } | void | undefined>;
 export interface WsModule {
@@ -68,7 +68,7 @@ export async function startWebSocket(opts: {
     const p = (async () => {
       const mod = await load();
       if (typeof mod[fn] !== 'function') throw new Error(`functions/src/ws/index.ts exports no ${fn}()`);
-      return mod[fn](event, lambdaContext(`balcao-ws-${fn}`, event.requestContext.requestId));
+      return invokeLocally(lambdaContext(`balcao-ws-${fn}`, event.requestContext.requestId), (ctx) => mod[fn](event, ctx));
     })();
     const tracked = p.catch(() => {}).finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);

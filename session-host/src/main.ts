@@ -8,7 +8,7 @@
  * process closes our stdin).
  */
 import { SHARDS } from '@balcao/functions/workers/manifest';
-import { log } from '@balcao/functions/core/log';
+import { log } from './log.js';
 import { startSessionHost } from './host/index.js';
 import { baileysProvider } from './providers/baileys/index.js';
 import { sandboxProvider } from './providers/sandbox.js';

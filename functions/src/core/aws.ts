@@ -4,6 +4,8 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { env } from './env.js';
+import { tracer } from './observability.js';
+import type { Subsegment } from 'aws-xray-sdk-core';
 import { createDirectQuery, type DirectQueryInput, type DirectQueryOutput, type QueryObserver } from './direct-query.js';
 
 /** Clients are created once per process; local endpoints come from the environment. */
@@ -16,10 +18,11 @@ export function dynamo(): DynamoDBDocumentClient {
   if (!ddb) {
     const client = new DynamoDBClient({ region: env.region, endpoint: env.dynamoEndpoint, maxAttempts: 5 });
     // The SDK's logger middleware copies every input and output through its sensitive-data filter
-    // for a logger that discards them (we log through core/log.ts): about a tenth of the CPU of a
+    // for a logger that discards them (we log through core/observability.ts): about a tenth of the CPU of a
     // ticket list page went there.
     client.middlewareStack.remove('loggerMiddleware');
     if (measuringCapacity()) measureCapacity(client);
+    tracer.captureAWSv3Client(client);
     ddb = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true, convertEmptyValues: false } });
   }
   return ddb;
@@ -40,7 +43,19 @@ export function queryDirect(input: DirectQueryInput): Promise<DirectQueryOutput>
     prepare: measuringCapacity() ? (i) => void (i.ReturnConsumedCapacity ??= 'INDEXES') : undefined,
     observers: directObservers,
   });
-  return direct(input);
+  if (!tracer.isTracingEnabled()) return direct(input);
+  // Not an SDK call, so the tracer's client capture does not see it: its own subsegment.
+  return tracer.provider.captureAsyncFunc('DynamoDB.Query', async (subsegment?: Subsegment) => {
+    subsegment?.addAnnotation('table', String(input.TableName));
+    try {
+      return await direct!(input);
+    } catch (err) {
+      subsegment?.addError(err as Error);
+      throw err;
+    } finally {
+      subsegment?.close();
+    }
+  }) as Promise<DirectQueryOutput>;
 }
 
 export interface DynamoCall {
@@ -113,16 +128,16 @@ function measureCapacity(client: DynamoDBClient) {
 }
 
 export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({ region: env.region, endpoint: env.sqsEndpoint });
+  sqs ??= tracer.captureAWSv3Client(new SQSClient({ region: env.region, endpoint: env.sqsEndpoint }));
   return sqs;
 }
 
 export function s3Client(): S3Client {
-  s3 ??= new S3Client({ region: env.region, endpoint: env.s3Endpoint, forcePathStyle: !!env.s3Endpoint });
+  s3 ??= tracer.captureAWSv3Client(new S3Client({ region: env.region, endpoint: env.s3Endpoint, forcePathStyle: !!env.s3Endpoint }));
   return s3;
 }
 
 export function cognitoClient(): CognitoIdentityProviderClient {
-  cognito ??= new CognitoIdentityProviderClient({ region: env.region, endpoint: env.cognitoEndpoint });
+  cognito ??= tracer.captureAWSv3Client(new CognitoIdentityProviderClient({ region: env.region, endpoint: env.cognitoEndpoint }));
   return cognito;
 }

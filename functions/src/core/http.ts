@@ -1,9 +1,11 @@
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { MiddlewareObj } from '@middy/core';
 import Busboy from 'busboy';
 import { AppError } from '@balcao/shared';
 import { routes, routeKey, type RouteDef } from '../routes.js';
 import { authenticate, type Identity } from './identity.js';
-import { log } from './log.js';
+import { lambdaHandler } from './lambda.js';
+import { count, log, logContext } from './observability.js';
 
 export interface UploadedFile {
   field: string;
@@ -94,12 +96,67 @@ async function parseBody(event: APIGatewayProxyEventV2WithJWTAuthorizer, route: 
   }
 }
 
+type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+type ApiResult = APIGatewayProxyStructuredResultV2;
+/** What the router's middlewares learn about a request, in the order they run. */
+type RoutedEvent = ApiEvent & { balcao?: { route: RouteDef; identity?: Identity; body: Record<string, unknown>; files: UploadedFile[] } };
+type RouterMiddleware = MiddlewareObj<RoutedEvent, ApiResult>;
+
+/** Finds the manifest route; an unknown route key answers 404 before anything else runs. */
+const routeMatch = (byKey: Map<string, RouteDef>): RouterMiddleware => ({
+  name: 'routeMatch',
+  before: (request) => {
+    const route = byKey.get(request.event.routeKey);
+    if (!route) return json(404, { error: 'ERR_ROUTE_NOT_FOUND' });
+    request.event.balcao = { route, body: {}, files: [] };
+  },
+});
+
+/** Loads the caller of `auth: 'user'` routes and applies the route's gates (core/identity.ts). */
+const caller = (): RouterMiddleware => ({
+  name: 'caller',
+  before: async ({ event }) => {
+    const state = event.balcao!;
+    if (state.route.auth !== 'user') return;
+    state.identity = await authenticate(event.requestContext.authorizer?.jwt?.claims ?? {}, state.route);
+    logContext({ companyId: state.identity.companyId, userId: state.identity.userId });
+  },
+});
+
+/** JSON, form or multipart bodies, within the route's size limit. */
+const bodyParsing = (): RouterMiddleware => ({
+  name: 'bodyParsing',
+  before: async ({ event }) => {
+    Object.assign(event.balcao!, await parseBody(event, event.balcao!.route));
+  },
+});
+
+/** `AppError`s become `{error, message, field}` answers; anything else is a logged 500. */
+const errorAnswers = (): RouterMiddleware => ({
+  name: 'errorAnswers',
+  onError: (request) => {
+    const err = request.error;
+    const route = request.event.routeKey;
+    if (err instanceof AppError) {
+      if (err.status >= 500) {
+        log.error('request failed', { err, route });
+        count('Errors');
+      }
+      request.response = json(err.status, err.toJSON());
+      return;
+    }
+    log.error('unhandled error', { err, route });
+    count('Errors');
+    request.response = json(500, { error: 'ERR_INTERNAL' });
+  },
+});
+
 /**
  * Builds the Lambda handler of one domain router. Every manifest route of `handlerName` must have
  * an implementation (checked at load, so a missing one fails fast rather than answering 404).
  */
-export function createRouter(handlerName: string, impls: Record<string, RouteImpl>) {
-  const own = routes.filter((r) => r.handler === handlerName);
+export function createRouter(handlerName: string, impls: Record<string, RouteImpl>, manifest: readonly RouteDef[] = routes) {
+  const own = manifest.filter((r) => r.handler === handlerName);
   const byKey = new Map(own.map((r) => [routeKey(r), r]));
   const missing = own.filter((r) => !impls[routeKey(r)]).map(routeKey);
   const extra = Object.keys(impls).filter((k) => !byKey.has(k));
@@ -107,38 +164,26 @@ export function createRouter(handlerName: string, impls: Record<string, RouteImp
     throw new Error(`Router ${handlerName}: missing ${missing.join(', ') || '-'}; not in manifest ${extra.join(', ') || '-'}`);
   }
 
-  return async function handler(
-    event: APIGatewayProxyEventV2WithJWTAuthorizer,
-    _context?: Context,
-  ): Promise<APIGatewayProxyStructuredResultV2> {
-    const route = byKey.get(event.routeKey);
-    if (!route) return json(404, { error: 'ERR_ROUTE_NOT_FOUND' });
-    try {
-      const identity =
-        route.auth === 'user' ? await authenticate(event.requestContext.authorizer?.jwt?.claims ?? {}, route) : (undefined as unknown as Identity);
-      const { body, files } = await parseBody(event, route);
-      const req: Request = {
-        route,
-        params: Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([k, v]) => [k, v ? decodeURIComponent(v) : ''])),
-        query: event.queryStringParameters ?? {},
-        body,
-        files,
-        headers: event.headers ?? {},
-        identity,
-        event,
-      };
-      const result = await impls[event.routeKey](req);
-      if (isReply(result)) return json(result.status, result.body, result.headers);
-      return json(result === undefined || result === null ? 204 : 200, result ?? undefined);
-    } catch (err) {
-      if (err instanceof AppError) {
-        if (err.status >= 500) log.error({ err, route: event.routeKey }, 'request failed');
-        return json(err.status, err.toJSON());
-      }
-      log.error({ err, route: event.routeKey, requestId: event.requestContext?.requestId }, 'unhandled error');
-      return json(500, { error: 'ERR_INTERNAL' });
-    }
+  const dispatch = async (event: RoutedEvent): Promise<ApiResult> => {
+    const { route, identity, body, files } = event.balcao!;
+    const req: Request = {
+      route,
+      params: Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([k, v]) => [k, v ? decodeURIComponent(v) : ''])),
+      query: event.queryStringParameters ?? {},
+      body,
+      files,
+      headers: event.headers ?? {},
+      identity: identity as Identity,
+      event,
+    };
+    const result = await impls[event.routeKey](req);
+    if (isReply(result)) return json(result.status, result.body, result.headers);
+    return json(result === undefined || result === null ? 204 : 200, result ?? undefined);
   };
+
+  // middy runs onError in reverse order of use: errorAnswers, used last, answers first, while the
+  // logger still holds the caller's keys and before the metrics are flushed.
+  return lambdaHandler<RoutedEvent, ApiResult>(dispatch).use(routeMatch(byKey)).use(caller()).use(bodyParsing()).use(errorAnswers());
 }
 
 /** Path ids are numbers in this API; anything else is simply not found. */

@@ -2,7 +2,7 @@ import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import { toQueueBody, type RealtimeMessage } from '@balcao/shared';
 import { sqsClient } from './aws.js';
 import { env } from './env.js';
-import { log } from './log.js';
+import { log } from './observability.js';
 
 /**
  * Domain code publishes events here; the fan-out worker delivers them to the sockets that may see
@@ -20,9 +20,9 @@ export async function publish(messages: RealtimeMessage | RealtimeMessage[]): Pr
           Entries: batch.map((m, j) => ({ Id: String(j), MessageBody: toQueueBody(m) })),
         }),
       );
-      if (out.Failed?.length) log.warn({ failed: out.Failed }, 'realtime publish partially failed');
+      if (out.Failed?.length) log.warn('realtime publish partially failed', { failed: out.Failed });
     } catch (err) {
-      log.warn({ err, events: batch.map((m) => m.event) }, 'realtime publish failed');
+      log.warn('realtime publish failed', { err, events: batch.map((m) => m.event) });
     }
   }
 }

@@ -2,7 +2,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError, IMPORT_MAX_ROWS, addressBookPage, companyEvent, contactImportRowSchema, contactImportSchema, parseOrThrow, type ContactImportRow } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { log } from '../core/log.js';
+import { log } from '../core/observability.js';
 import { batchGet, getItem, transact, tx, updateItem, type TransactItem } from '../core/db.js';
 import { connectionKey, contactKey, contactsIndexKeys, keys, numberMarker } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
@@ -262,7 +262,7 @@ async function importRows(companyId: number, raw: unknown[], whatsappId: number 
     lap('createMs');
   }
   // How long each phase took (the call must stay well inside the gateway's 30 s).
-  log.info({ companyId, rows: raw.length, created: result.created, updated: result.updated, ...phases }, 'contact import');
+  log.info('contact import', { companyId, rows: raw.length, created: result.created, updated: result.updated, ...phases });
   result.contacts.sort((a, b) => a.row - b.row);
   result.refused.sort((a, b) => a.row - b.row);
   return { result, createdItems };

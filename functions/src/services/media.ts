@@ -20,7 +20,7 @@ import {
 } from '@balcao/shared';
 import { s3Client } from '../core/aws.js';
 import { env } from '../core/env.js';
-import { log } from '../core/log.js';
+import { log } from '../core/observability.js';
 
 /**
  * Media the agents send (server-behaviour §7, DESIGN §6/§8). Large files never pass through the
@@ -154,7 +154,7 @@ export async function commitUpload(u: CheckedUpload): Promise<OutgoingMedia> {
   // The copy is what the message names; a leftover upload only waits for the tmp/ expiry.
   await s3Client()
     .send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: u.sourceKey }))
-    .catch((err) => log.warn({ err, key: u.sourceKey }, 'upload not removed after the copy'));
+    .catch((err) => log.warn('upload not removed after the copy', { err, key: u.sourceKey }));
   return u.media;
 }
 

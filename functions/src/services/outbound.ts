@@ -5,6 +5,7 @@ import { storeMessage, publishMessage, publishTicket, patchMessage } from './mes
 import { getTicketItem } from './tickets.js';
 import { connectionKey, contactKey } from '../table/keys.js';
 import { type ConnectionItem, type ContactItem, type MessageItem, type TicketItem } from '../table/items.js';
+import { count } from '../core/observability.js';
 
 export interface OutgoingMessage {
   body: string;
@@ -45,6 +46,7 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
   await publishMessage(stored.message, stored.ticket, contact, 'create');
   await publishTicket(stored.ticket, contact);
   await dispatch(stored.message, contact);
+  count('MessagesOut');
   return stored.message;
 }
 

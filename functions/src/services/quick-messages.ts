@@ -16,7 +16,7 @@ import { clean, getItem, nextId, queryIndexAll, transact, tx, updateItem, type T
 import { fold, quickMessageIndexKeys, quickMessageKey, quickMessagesPartition, shortcodeMarker } from '../table/keys.js';
 import { deleteObject, putObject, readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
-import { log } from '../core/log.js';
+import { log } from '../core/observability.js';
 import type { Identity } from '../core/identity.js';
 import type { UploadedFile } from '../core/http.js';
 import { type QuickMessageItem } from '../table/items.js';
@@ -152,7 +152,7 @@ export async function deleteQuickMessage(identity: Identity, id: number): Promis
   await transact([tx.delete(quickMessageKey(identity.companyId, id), 'attribute_exists(PK)'), tx.delete(shortcodeMarker(identity.companyId, current.userId, current.shortcode))], (i) =>
     i === 0 ? notFound() : undefined,
   );
-  if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn({ err }, 'quick message media not removed'));
+  if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn('quick message media not removed', { err }));
   await announce(current, 'delete');
 }
 
@@ -189,7 +189,7 @@ export async function uploadQuickMessageMedia(identity: Identity, id: number, fi
     if ((err as { name?: string }).name === 'ConditionalCheckFailedException') throw new AppError(409, 'ERR_VALIDATION', { message: 'A resposta rápida mudou ao mesmo tempo; tente de novo' });
     throw err;
   }
-  if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn({ err }, 'old quick message media not removed'));
+  if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn('old quick message media not removed', { err }));
   await announce(updated, 'update');
   return updated;
 }
@@ -202,7 +202,7 @@ export async function deleteQuickMessageMedia(identity: Identity, id: number): P
     { mediaKey: null, mediaPath: null, mediaName: null, mediaType: null, isMedia: false, updatedAt: new Date().toISOString() },
     { condition: 'attribute_exists(PK)' },
   );
-  if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn({ err }, 'quick message media not removed'));
+  if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn('quick message media not removed', { err }));
   await announce(updated, 'update');
   return updated;
 }

@@ -38,7 +38,7 @@ import {
   scheduleListSortKey,
   schedulesPartition,
 } from '../table/keys.js';
-import { log } from '../core/log.js';
+import { log } from '../core/observability.js';
 import { publish } from '../core/realtime.js';
 import { askSessionHost } from '../core/rpc.js';
 import { deleteObject, putObject, readUrl } from '../core/storage.js';
@@ -274,7 +274,7 @@ export async function updateSchedule(identity: Identity, id: number, input: unkn
 export async function deleteSchedule(identity: Identity, id: number): Promise<void> {
   const current = await getVisible(identity, id);
   await transact([tx.delete(scheduleKey(identity.companyId, id), 'attribute_exists(PK)'), usageDecrement(identity.companyId, 'schedules')], (i) => (i === 0 ? notFound() : undefined));
-  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn({ err }, 'schedule media not removed'));
+  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn('schedule media not removed', { err }));
   await announce(current, 'delete');
 }
 
@@ -305,7 +305,7 @@ export async function uploadScheduleMedia(identity: Identity, id: number, files:
     if (isConditionFailure(err)) throw raced();
     throw err;
   }
-  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn({ err }, 'old schedule media not removed'));
+  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn('old schedule media not removed', { err }));
   await announce(updated, 'update');
   return updated;
 }
@@ -325,7 +325,7 @@ export async function deleteScheduleMedia(identity: Identity, id: number): Promi
     if (isConditionFailure(err)) throw raced();
     throw err;
   }
-  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn({ err }, 'schedule media not removed'));
+  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn('schedule media not removed', { err }));
   await announce(updated, 'update');
   return updated;
 }
@@ -387,7 +387,7 @@ export async function sweepSchedules(now = Date.now()): Promise<ScheduleJob[]> {
       new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((j, n) => ({ Id: String(n), MessageBody: toQueueBody(j) })) }),
     );
     // Not enqueued: the index entry brings it back after HANDOFF_RETRY_MS.
-    if (out.Failed?.length) log.warn({ failed: out.Failed.length }, 'schedule jobs not enqueued');
+    if (out.Failed?.length) log.warn('schedule jobs not enqueued', { failed: out.Failed.length });
   }
   return jobs;
 }
@@ -481,7 +481,7 @@ export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome>
     const message = await sendInTicket(ticket, { body, userId: s.userId, media });
     return (await finish(claimed, { status: 'ENVIADA', sentAt: new Date().toISOString(), ticketId: ticket.id, messageId: message.id, reason: null, reasonCode: null, reasonParams: null })) ? 'sent' : 'skipped';
   } catch (err) {
-    log.error({ err, companyId: s.companyId, scheduleId: s.id }, 'scheduled message not sent');
+    log.error('scheduled message not sent', { err, companyId: s.companyId, scheduleId: s.id });
     return fail(claimed, 'SEND_FAILED', { detail: err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG' }, err instanceof AppError ? err.message : undefined);
   }
 }

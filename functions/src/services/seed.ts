@@ -6,7 +6,7 @@ import { createQueue, listQueueItems } from './queues.js';
 import { createConnection, listConnectionItems } from './connections.js';
 import { backfillSearchIndex, buildContactTicketLists, fillTicketContactViews, reindexContactNames } from './migrations.js';
 import { rebuildTicketCounters } from './ticket-counters.js';
-import { log } from '../core/log.js';
+import { log } from '../core/observability.js';
 import { type UserItem } from '../table/items.js';
 
 const DAY = 86_400_000;

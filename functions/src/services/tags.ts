@@ -26,7 +26,7 @@ import {
   ticketKey,
 } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
-import { log } from '../core/log.js';
+import { log } from '../core/observability.js';
 import type { Identity } from '../core/identity.js';
 import { visibleTicket } from './conversation.js';
 import { publishContact } from './contact-api.js';
@@ -261,7 +261,7 @@ export async function publishTagCounts(companyId: number, tagIds: number[]) {
     await publish({ companyId, event: companyEvent(companyId, 'tag'), data: { action: 'counts', counts }, audience: [{ kind: 'company' }] });
   } catch (err) {
     // The change is stored; a lost event only leaves the tags page's count until its next load.
-    log.warn({ err, companyId }, 'tag counts event');
+    log.warn('tag counts event', { err, companyId });
   }
 }
 
@@ -403,7 +403,7 @@ export async function deleteTag(identity: Identity, id: number): Promise<void> {
         },
       ]);
       await publishTag(companyId, 'delete', exists);
-      for (const t of touchedTickets.slice(0, 200)) await publishTicketTags(t).catch((err) => log.warn({ err }, 'tag event'));
+      for (const t of touchedTickets.slice(0, 200)) await publishTicketTags(t).catch((err) => log.warn('tag event', { err }));
       return;
     } catch (err) {
       if (!(err instanceof Retry)) throw err;

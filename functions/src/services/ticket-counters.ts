@@ -3,6 +3,7 @@ import type { TicketStatusValue } from '@balcao/shared';
 import { dynamo } from '../core/aws.js';
 import { env } from '../core/env.js';
 import { queryAll, queryIndexAll, tx, type TransactItem } from '../core/db.js';
+import { count } from '../core/observability.js';
 import { ticketCounterSortKey, ticketCountersPartition, ticketsByStatus } from '../table/keys.js';
 
 /**
@@ -29,6 +30,17 @@ export interface TicketCounter {
 }
 
 const COUNTED: readonly TicketStatusValue[] = ['pending', 'open'];
+
+/**
+ * Counts a committed ticket change in the metrics: opened (new or reopened) or closed. Called after
+ * the write succeeded, so a lost race counts nothing.
+ */
+export function countTicketChange(before: CounterFacts | null | undefined, after: CounterFacts | null | undefined) {
+  const wasOpen = !!before && before.status !== 'closed';
+  const isOpen = !!after && after.status !== 'closed';
+  if (!wasOpen && isOpen) count('TicketsOpened');
+  if (wasOpen && after?.status === 'closed') count('TicketsClosed');
+}
 
 /**
  * The counter updates of a ticket going from `before` to `after` (undefined: it did not exist /

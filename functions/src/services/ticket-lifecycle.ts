@@ -13,7 +13,7 @@ import {
   type UpdateTicketInput,
 } from '@balcao/shared';
 import { conflictPause, deleteItem, getItem, nextId, queryAll, transact, tx, updateItem, isConditionFailure, isTransactionConflict, type TransactItem } from '../core/db.js';
-import { counterDeltas } from './ticket-counters.js';
+import { counterDeltas, countTicketChange } from './ticket-counters.js';
 import {
   connectionKey,
   contactKey,
@@ -37,7 +37,7 @@ import { contactTicketWrites } from './search-index.js';
 import { settleContactView } from './contact-view.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
 import { publishTagCounts, ticketLinkOps } from './tags.js';
-import { log } from '../core/log.js';
+import { log } from '../core/observability.js';
 import { type ConnectionItem, type ContactItem, type MessageItem, type QueueItem, ticketGuard, type TicketItem, type UserItem } from '../table/items.js';
 
 export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -98,6 +98,7 @@ export async function commit(current: TicketItem, next: TicketItem, extra: Trans
     if ((err as { name?: string }).name === 'TransactionCanceledException') throw new Raced(); // transaction conflict: read again
     throw err;
   }
+  countTicketChange(current, next);
   return next;
 }
 
@@ -150,7 +151,7 @@ export async function sendAutomated(ticket: TicketItem, body: string) {
   try {
     return await sendInTicket(ticket, { body });
   } catch (err) {
-    log.warn({ err, ticketId: ticket.id }, 'automated message not sent');
+    log.warn('automated message not sent', { err, ticketId: ticket.id });
     return undefined;
   }
 }
@@ -203,6 +204,7 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
       await conflictPause(attempt);
     }
   }
+  countTicketChange(null, ticket);
   await settleContactView(companyId, ticket);
   await publishTicketChange(ticket);
   return ticket;
@@ -462,7 +464,7 @@ export async function markRead(t: TicketItem): Promise<TicketItem> {
   });
   const unread = msgs.filter((m) => !m.fromMe && !m.read);
   const saved = await setFields(t, { unreadMessages: 0 });
-  await Promise.all(unread.map((m) => updateItem({ PK: m.PK, SK: m.SK }, { read: true }).catch((err) => log.warn({ err }, 'message read flag not set'))));
+  await Promise.all(unread.map((m) => updateItem({ PK: m.PK, SK: m.SK }, { read: true }).catch((err) => log.warn('message read flag not set', { err }))));
   await publishTicketChange(saved);
   const contact = await getItem<ContactItem>(contactKey(t.companyId, t.contactId));
   if (unread.length && contact) {
@@ -472,7 +474,7 @@ export async function markRead(t: TicketItem): Promise<TicketItem> {
       connectionId: t.whatsappId,
       to: contact.isGroup ? { groupId: contact.number } : { number: contact.number, lid: contact.lid ?? undefined },
       waMessageIds: unread.map((m) => m.id),
-    }).catch((err) => log.warn({ err }, 'read receipts not sent'));
+    }).catch((err) => log.warn('read receipts not sent', { err }));
   }
   return saved;
 }

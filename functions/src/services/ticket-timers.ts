@@ -14,7 +14,7 @@ import {
   ticketTimerPartition,
   TIMER_CONNECTIONS,
 } from '../table/keys.js';
-import { log } from '../core/log.js';
+import { log } from '../core/observability.js';
 import { settingValue } from './settings.js';
 import { Raced, commit, laterThan, publishTicketChange, sendAutomated, timeZone } from './ticket-lifecycle.js';
 import { queues } from '../workers/manifest.js';
@@ -106,7 +106,7 @@ export async function sweepTicketTimers(now = Date.now()): Promise<TimerJob[]> {
       new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((j, n) => ({ Id: String(n), MessageBody: toQueueBody(j) })) }),
     );
     // Not enqueued now: still due, so the next sweep enqueues it again.
-    if (out.Failed?.length) log.warn({ failed: out.Failed.length }, 'ticket timer jobs not enqueued');
+    if (out.Failed?.length) log.warn('ticket timer jobs not enqueued', { failed: out.Failed.length });
   }
   return jobs;
 }
@@ -143,7 +143,7 @@ async function autoTransfer(t: TicketItem, conn: ConnectionItem): Promise<TimerO
   if (t.status !== 'pending' || t.queueId !== null || !conn.transferQueueId) return 'skipped';
   const queue = await getItem<QueueItem>(keys.queue(t.companyId, conn.transferQueueId));
   if (!queue) {
-    log.warn({ companyId: t.companyId, connectionId: conn.id }, 'auto-transfer queue no longer exists');
+    log.warn('auto-transfer queue no longer exists', { companyId: t.companyId, connectionId: conn.id });
     return 'skipped';
   }
   // A transfer stops the bot, an integration or a prompt, as an agent's transfer does (§6).

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, type TicketStatus } from '@balcao/shared';
 import { getItem, isTransactionConflict, nextId, transact, tx } from '../core/db.js';
-import { counterDeltas } from './ticket-counters.js';
+import { counterDeltas, countTicketChange } from './ticket-counters.js';
 import { currentMarker, ticketIndexKeys, ticketKey, uuidPointer } from '../table/keys.js';
 import { contactTicketWrites } from './search-index.js';
 import { settleContactView } from './contact-view.js';
@@ -107,6 +107,7 @@ export async function findOrCreateTicket(
             ],
             () => new RaceLost(),
           );
+          countTicketChange(ticket, next);
           await settleContactView(companyId, next);
           return { ticket: next, created: false, reopened: true };
         } catch (err) {
@@ -138,6 +139,7 @@ export async function findOrCreateTicket(
         ],
         () => new RaceLost(),
       );
+      countTicketChange(null, ticket);
       await settleContactView(companyId, ticket);
       return { ticket, created: true, reopened: false };
     } catch (err) {

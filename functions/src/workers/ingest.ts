@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { ACK, inboundEventSchema, type InboundEvent, type Peer } from '@balcao/shared';
 import { getItem, updateItem, isConditionFailure } from '../core/db.js';
-import { log } from '../core/log.js';
+import { count, log } from '../core/observability.js';
 import { sendCommand } from '../core/commands.js';
 import { publishSession } from '../services/connections.js';
 import { findOrCreateContact, updateContactProfile } from '../services/contacts.js';
@@ -12,6 +12,7 @@ import { sendInTicket } from '../services/outbound.js';
 import { handleRatingAnswer, ticketAwaitingRating } from '../services/ticket-lifecycle.js';
 import { connectionKey } from '../table/keys.js';
 import { type ConnectionItem, type MessageItem } from '../table/items.js';
+import { lambdaHandler } from '../core/lambda.js';
 
 export const CALLS_DISABLED_MESSAGE =
   '*Mensagem Automática:*\n\nAs chamadas de voz e vídeo estão desabilitadas para esse WhatsApp, favor enviar uma mensagem de texto. Obrigado';
@@ -76,6 +77,7 @@ async function onMessage(e: Of<'message'>) {
     unread: !e.fromMe,
   });
   if (!stored) return; // a concurrent redelivery stored it first
+  if (!e.fromMe) count('MessagesIn');
   await publishMessage(stored.message, stored.ticket, contact, 'create');
   await publishTicket(stored.ticket, contact);
 }
@@ -171,7 +173,7 @@ export async function handleEvent(e: InboundEvent): Promise<void> {
  * message of a chat never overtakes an earlier one, while other chats go on (concurrently). Unreadable or invalid
  * events fail every time, so after `maxReceiveCount` they land in the dead-letter queue (alarmed).
  */
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export const handler = lambdaHandler(async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   // Chats are independent: each chat's records run in order, different chats run side by side.
   const groups = new Map<string, SQSRecord[]>();
   for (const record of event.Records) {
@@ -180,7 +182,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   }
   const failures = await Promise.all([...groups.values()].map(processGroup));
   return { batchItemFailures: failures.flat().map((itemIdentifier) => ({ itemIdentifier })) };
-}
+});
 
 async function processGroup(records: SQSRecord[]): Promise<string[]> {
   for (const [index, record] of records.entries()) {
@@ -196,8 +198,9 @@ async function processGroup(records: SQSRecord[]): Promise<string[]> {
       await handleEvent(result.data);
     } catch (err) {
       const receives = Number(record.attributes?.ApproximateReceiveCount ?? 1);
-      if (err instanceof PoisonEvent) log.error({ messageId: record.messageId, receives, reason: err.message }, 'invalid inbound event (goes to the DLQ)');
-      else log.error({ err, messageId: record.messageId, receives }, 'inbound event failed; will be retried');
+      if (err instanceof PoisonEvent) log.error('invalid inbound event (goes to the DLQ)', { messageId: record.messageId, receives, reason: err.message });
+      else log.error('inbound event failed; will be retried', { err, messageId: record.messageId, receives });
+      count('Errors');
       // This record and the later ones of its chat come back; earlier ones are done.
       return records.slice(index).map((r) => r.messageId);
     }

@@ -4,9 +4,10 @@ import { canSeeTicket, type RealtimeMessage, type Audience } from '@balcao/share
 import { batchGet, queryAll, type Key } from '../core/db.js';
 import { keys } from '../table/keys.js';
 import { env } from '../core/env.js';
-import { log } from '../core/log.js';
+import { count, log, tracer } from '../core/observability.js';
 import { dropConnection } from '../services/presence.js';
 import { type UserItem } from '../table/items.js';
+import { lambdaHandler } from '../core/lambda.js';
 
 interface Target {
   connectionId: string;
@@ -18,12 +19,14 @@ let client: ApiGatewayManagementApiClient | undefined;
 // A post that hangs would hold the whole batch (every other event of it) until the Lambda times out:
 // one socket's delivery gets a few seconds, then it is logged and the others go on.
 const management = () =>
-  (client ??= new ApiGatewayManagementApiClient({
-    region: env.region,
-    endpoint: env.wsCallbackUrl,
-    maxAttempts: 2,
-    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
-  }));
+  (client ??= tracer.captureAWSv3Client(
+    new ApiGatewayManagementApiClient({
+      region: env.region,
+      endpoint: env.wsCallbackUrl,
+      maxAttempts: 2,
+      requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+    }),
+  ));
 
 type ConnectionRow = { connectionId: string; sessionId: string; userId: number; companyId: number; ttl: number; connectedAt?: string };
 
@@ -143,7 +146,7 @@ export async function deliver(msg: RealtimeMessage, lookups = new FanoutLookups(
           if (!mayBeHandshaking(conn)) await dropConnection(conn.connectionId);
         } else {
           // One slow socket must not make the whole event redeliver to everyone else.
-          log.warn({ err, connectionId: conn.connectionId }, 'realtime post failed');
+          log.warn('realtime post failed', { err, connectionId: conn.connectionId });
         }
       }
     }),
@@ -151,7 +154,7 @@ export async function deliver(msg: RealtimeMessage, lookups = new FanoutLookups(
   return sent;
 }
 
-export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export const handler = lambdaHandler(async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   // Events of a batch go out side by side: the queue is a standard one (no order to keep) and the
   // consoles compare versions, so one slow delivery must not hold up the others.
   const lookups = new FanoutLookups();
@@ -161,17 +164,18 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
       try {
         msg = JSON.parse(record.body) as RealtimeMessage;
       } catch {
-        log.error({ messageId: record.messageId }, 'unreadable realtime message dropped');
+        log.error('unreadable realtime message dropped', { messageId: record.messageId });
         return undefined;
       }
       try {
-        await deliver(msg, lookups);
+        count('FanoutDeliveries', await deliver(msg, lookups));
         return undefined;
       } catch (err) {
-        log.error({ err, event: msg.event }, 'realtime delivery failed');
+        log.error('realtime delivery failed', { err, event: msg.event });
+        count('Errors');
         return record.messageId;
       }
     }),
   );
   return { batchItemFailures: outcomes.filter((id): id is string => !!id).map((itemIdentifier) => ({ itemIdentifier })) };
-}
+});

@@ -1,8 +1,9 @@
 import type { ScheduledEvent } from 'aws-lambda';
-import { log } from '../core/log.js';
+import { count, log } from '../core/observability.js';
 import { expireStalePresence } from '../services/presence.js';
 import { sweepTicketTimers } from '../services/ticket-timers.js';
 import { sweepSchedules } from '../services/schedules.js';
+import { lambdaHandler } from '../core/lambda.js';
 
 /**
  * Runs every minute (EventBridge rule; locally a timer) and does what is due (DESIGN §7). Each job
@@ -17,7 +18,7 @@ export const jobs: Record<string, (now: number) => Promise<number>> = {
   schedules: async (now) => (await sweepSchedules(now)).length,
 };
 
-export async function handler(event?: Partial<ScheduledEvent>): Promise<Record<string, number | string>> {
+export const handler = lambdaHandler(async function handler(event?: Partial<ScheduledEvent>): Promise<Record<string, number | string>> {
   const now = event?.time ? Date.parse(event.time) : Date.now();
   const results: Record<string, number | string> = {};
   for (const [name, job] of Object.entries(jobs)) {
@@ -25,9 +26,10 @@ export async function handler(event?: Partial<ScheduledEvent>): Promise<Record<s
       results[name] = await job(now);
     } catch (err) {
       // One failing job must not stop the others; it is retried on the next tick.
-      log.error({ err, job: name }, 'sweeper job failed');
+      log.error('sweeper job failed', { err, job: name });
+      count('Errors');
       results[name] = 'failed';
     }
   }
   return results;
-}
+});

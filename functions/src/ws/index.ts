@@ -4,9 +4,10 @@ import { verifyToken, sessionOf } from '../core/jwt.js';
 import { assertCompanyActive, isCurrentSession, loadCompanyAndPlan, loadUserBySub } from '../core/identity.js';
 import { getItem } from '../core/db.js';
 import { keys } from '../table/keys.js';
-import { log } from '../core/log.js';
+import { log } from '../core/observability.js';
 import { dropConnection, getConnection, joinRoom, leaveRoom, refreshConnection, registerConnection } from '../services/presence.js';
 import { type UserItem } from '../table/items.js';
+import { lambdaHandler } from '../core/lambda.js';
 
 type ConnectEvent = APIGatewayProxyWebsocketEventV2 & { queryStringParameters?: Record<string, string | undefined> };
 type Result = Exclude<APIGatewayProxyResultV2, string>;
@@ -14,7 +15,7 @@ type Result = Exclude<APIGatewayProxyResultV2, string>;
 const TICKET_STATUSES = new Set(['pending', 'open', 'closed', 'group']);
 
 /** `$connect ?token=`: refused with 401 unless the token is valid and its session is current. */
-export async function connect(event: ConnectEvent): Promise<Result> {
+export const connect = lambdaHandler(async function connect(event: ConnectEvent): Promise<Result> {
   const token = event.queryStringParameters?.token;
   if (!token) return { statusCode: 401 };
   try {
@@ -26,18 +27,18 @@ export async function connect(event: ConnectEvent): Promise<Result> {
     await registerConnection(event.requestContext.connectionId, user, sessionOf(claims).id);
     return { statusCode: 200 };
   } catch (err) {
-    log.info({ err: (err as Error).message }, 'websocket connect refused');
+    log.info('websocket connect refused', { err: (err as Error).message });
     return { statusCode: 401 };
   }
-}
+});
 
-export async function disconnect(event: APIGatewayProxyWebsocketEventV2): Promise<Result> {
+export const disconnect = lambdaHandler(async function disconnect(event: APIGatewayProxyWebsocketEventV2): Promise<Result> {
   await dropConnection(event.requestContext.connectionId);
   return { statusCode: 200 };
-}
+});
 
 /** `$default`: the client's actions (we route them ourselves; DESIGN §9). */
-export async function message(event: APIGatewayProxyWebsocketEventV2): Promise<Result> {
+export const message = lambdaHandler(async function message(event: APIGatewayProxyWebsocketEventV2): Promise<Result> {
   let frame: { action?: string; [k: string]: unknown };
   try {
     frame = JSON.parse(event.body ?? '{}');
@@ -76,4 +77,4 @@ export async function message(event: APIGatewayProxyWebsocketEventV2): Promise<R
     }
   }
   return { statusCode: 400 };
-}
+});

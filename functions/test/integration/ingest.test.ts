@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { lambdaContext } from '../../../infra/local/functions-loader.js';
 import { applyStackEnv, socket } from './client.js';
 import { base, emit, msg, setup, sqs, ticketsOf, until } from './ingest-helpers.js';
 
@@ -157,7 +158,7 @@ describe('ingest worker (through the inbound FIFO queue)', () => {
         record('later-a', 'chat-a', msg(t.companyId, t.connectionId, '5511987650009', 'depois do veneno')),
         record('invalid', 'chat-c', { v: 1, type: 'message' }),
       ],
-    } as never);
+    } as never, lambdaContext('balcao-worker-ingest', randomUUID()) as never);
     expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['invalid', 'later-a', 'poison']);
     const tickets = await ticketsOf(t.companyId);
     expect(tickets.map((x) => x.lastMessage)).toEqual(['outro cliente']);

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, expect, it } from 'vitest';
 import { SWEEPER } from '../../../functions/src/workers/manifest.js';
@@ -11,7 +12,7 @@ afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 // The stack tests skip bundling for speed; this one really runs esbuild on one entry (the sweeper,
 // which pulls in the table, queue and shared code) with the production options.
-it('bundles a function as minified ESM with the createRequire banner and a source map', () => {
+it('bundles a function as minified ESM with the createRequire banner and a source map, and the bundle loads', async () => {
   const app = new App({ outdir });
   const stack = new Stack(app, 'Bundle');
   new BalcaoFunction(stack, 'Sweeper', {
@@ -39,4 +40,9 @@ it('bundles a function as minified ESM with the createRequire banner and a sourc
   expect(code.length / code.split('\n').length).toBeGreaterThan(1000);
   expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
   expect(code).toContain('//# sourceMappingURL=index.mjs.map');
+  // The bundle loads as the runtime would load it: middy, Powertools and the X-Ray SDK (CommonJS,
+  // through the banner's require) resolve inside it, and the handler is the middy-wrapped one.
+  const mod = (await import(pathToFileURL(join(dir, 'index.mjs')).href)) as { handler?: { use?: unknown } };
+  expect(typeof mod.handler).toBe('function');
+  expect(typeof mod.handler!.use).toBe('function');
 }, 120_000);

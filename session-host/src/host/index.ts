@@ -41,7 +41,7 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
   const taskId = opts.taskId ?? `${os.hostname()}-${randomUUID().slice(0, 8)}`;
   const shards = opts.shards ?? SHARDS;
   const leaseMs = opts.leaseMs ?? 30_000;
-  const baseLog = opts.log ?? (await import('@balcao/functions/core/log')).log;
+  const baseLog = opts.log ?? (await import('../log.js')).log;
   const log = withFields(baseLog, { taskId });
   const backend: HostBackend = opts.backend ?? new (await import('./aws-backend.js')).AwsBackend();
   const runners = new Map<number, ShardRunner>();
