@@ -12,4 +12,19 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
     },
   },
+  // Workspace boundaries (issue 15 §2; docs/architecture.md). Package exports already refuse deep
+  // imports by package name; these rules also refuse them by relative path.
+  ...boundary(['session-host/src/**', 'infra/lib/**', 'infra/local/**', 'infra/bin/**', 'infra/bench/**'], [
+    '**/functions/src/**',
+    'The functions are reached only through @balcao/functions (the session host), @balcao/functions/manifest (routes, queues, table) or @balcao/functions/tools (seed, benchmarks).',
+  ]),
+  ...boundary(['shared/**'], ['**/functions/**', '**/session-host/**', '**/web/**', '@balcao/functions*', '@balcao/session-host*', '@aws-sdk/*', 'The shared domain is pure: no platform code, no AWS SDK.']),
+  ...boundary(['web/src/**'], ['**/functions/**', '**/session-host/**', '@balcao/functions*', '@balcao/session-host*', '@aws-sdk/*', 'The console talks to the platform over HTTP and WebSocket only; shared rules come from @balcao/shared.']),
+  ...boundary(['functions/src/**'], ['**/session-host/**', '**/web/**', '**/infra/**', '@balcao/session-host*', 'The functions do not reach into the session host, the console or the infrastructure.']),
 );
+
+/** Files matching `files` may not import what `patterns` names (the last entry is the message). */
+function boundary(files, patterns) {
+  const message = patterns.at(-1);
+  return [{ files, rules: { 'no-restricted-imports': ['error', { patterns: [{ group: patterns.slice(0, -1), message }] }] } }];
+}

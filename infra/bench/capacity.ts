@@ -195,7 +195,7 @@ export async function capacityBench(ctx: CapacityContext, opts: { messages: numb
 
 /** Calls each command kind once and checks DynamoDB Local reported units for it. */
 export async function verifyCapacityReporting(table: string) {
-  const { dynamo } = await import('@balcao/functions/core/aws');
+  const { dynamo } = await import('@balcao/functions/tools');
   const lib = await import('@aws-sdk/lib-dynamodb');
   const g = globalThis as { [CAPACITY]?: Units };
   const key = { PK: 'BENCH#capacity', SK: 'probe' };

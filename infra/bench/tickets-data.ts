@@ -14,28 +14,36 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '@balcao/functions/core/aws';
-import { getItem } from '@balcao/functions/core/db';
-import { keys, ticketIndexKeys } from '@balcao/functions/table/keys';
-import { listBody } from '@balcao/functions/services/messages';
-import { contactIndexItems, contactTicketItem, messageIndexItems, messageTokens } from '@balcao/functions/services/search-index';
-import { buildContactTicketLists } from '@balcao/functions/services/migrations';
-import { rebuildTicketCounters } from '@balcao/functions/services/ticket-counters';
-import { type TicketStatus } from '@balcao/functions/services/tickets';
 import type { Endpoints } from '../local/stack.js';
 import { PASSWORD, must, tenant, type Api } from './client.js';
 import { conversation, contactName, rareProducts, rng, type Rng } from './tickets-vocabulary.js';
 import {
+  buildContactTicketLists,
+  contactIndexItems,
   contactKey,
   contactsIndexKeys,
+  contactTicketItem,
+  contactViewOf,
   currentMarker,
+  dynamo,
+  getItem,
+  keys,
+  listBody,
+  messageIndexItems,
   messagePointer,
   messageSk,
+  messageTokens,
   numberMarker,
+  rebuildTicketCounters,
+  ticketIndexKeys,
   ticketKey,
   uuidPointer,
-} from '../../functions/src/table/keys.js';
-import { type ContactItem, type ContactView, contactViewOf, type MessageItem, type TicketItem } from '@balcao/functions/table/items';
+  type ContactItem,
+  type ContactView,
+  type MessageItem,
+  type TicketItem,
+  type TicketStatus,
+} from '@balcao/functions/tools';
 
 export const MANIFEST_VERSION = 2;
 const DAY = 86_400_000;

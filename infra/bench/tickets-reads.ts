@@ -4,7 +4,7 @@
  * serial request's calls can be summed. Items read are what DynamoDB evaluated and charged for:
  * `ScannedCount` of a Query, the items answered by a BatchGet or a Get.
  */
-import { watchDynamoCalls } from '@balcao/functions/core/aws';
+import { watchDynamoCalls } from '@balcao/functions/tools';
 
 export interface DbCall {
   label: string;

@@ -3,7 +3,7 @@
  * three queues), exactly like the local stack's first start. Idempotent. Needs the stage's names in
  * the environment (see README "Deploying to AWS") and AWS credentials allowed to write them.
  */
-import { seedLocal } from '../../functions/src/services/seed.js';
+import { seedLocal } from '@balcao/functions/tools';
 
 const email = process.env.BALCAO_ADMIN_EMAIL;
 const password = process.env.BALCAO_ADMIN_PASSWORD;

@@ -1,7 +1,7 @@
 import { Aws, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { TABLE_DEFINITION } from '../../functions/src/core/table-definition.js';
+import { TABLE_DEFINITION } from '@balcao/functions/manifest';
 import type { BalcaoFunction } from './function.js';
 import { bucketObjectsArn } from './names.js';
 import { ackWildcardResource } from './nag.js';

@@ -10,8 +10,8 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { TABLE_DEFINITION } from '../../functions/src/core/table-definition.js';
-import { queues as QUEUE_DEFS, type QueueDef } from '../../functions/src/workers/manifest.js';
+import { TABLE_DEFINITION } from '@balcao/functions/manifest';
+import { queues as QUEUE_DEFS, type QueueDef } from '@balcao/functions/manifest';
 import type { BalcaoConfig } from './config.js';
 import { bucketName } from './names.js';
 import { ack } from './nag.js';

@@ -21,7 +21,7 @@ import {
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { TABLE_DEFINITION } from '../../functions/src/core/table-definition.js';
+import { TABLE_DEFINITION } from '@balcao/functions/manifest';
 import { type BalcaoConfig, REPO_ROOT } from './config.js';
 import type { DataStack } from './data-stack.js';
 import { bucketName, bucketObjectsArn } from './names.js';

@@ -6,7 +6,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { SWEEPER } from '../../functions/src/workers/manifest.js';
+import { SWEEPER } from '@balcao/functions/manifest';
 import { allowMedia, allowSend, allowTable } from './access.js';
 import type { AuthStack } from './auth-stack.js';
 import type { BalcaoConfig } from './config.js';

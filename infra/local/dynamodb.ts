@@ -13,7 +13,7 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { TABLE_DEFINITION } from '@balcao/functions/core/table-definition';
+import { TABLE_DEFINITION } from '@balcao/functions/manifest';
 import { onLines, type Log } from './http-util.js';
 import { waitForPort } from './ports.js';
 

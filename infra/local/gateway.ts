@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
-import type { RouteDef } from '@balcao/functions/routes';
+import type { RouteDef } from '@balcao/functions/manifest';
 import { BodyTooLarge, closeServer, listen, readBody, sendJson, type Log } from './http-util.js';
 import type { JwtAuthorizer } from './jwt.js';
 import { httpModuleFile, invokeLocally, lambdaContext, MissingModule, moduleLoader } from './functions-loader.js';

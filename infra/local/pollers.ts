@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, SQSClient, type Message, type MessageAttributeValue } from '@aws-sdk/client-sqs';
-import type { QueueDef } from '@balcao/functions/workers/manifest';
+import type { QueueDef } from '@balcao/functions/manifest';
 import type { Log } from './http-util.js';
 import { invokeLocally, lambdaContext, MissingModule, moduleLoader, workerModuleFile } from './functions-loader.js';
 

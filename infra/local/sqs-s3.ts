@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { queues, type QueueDef } from '@balcao/functions/workers/manifest';
+import { queues, type QueueDef } from '@balcao/functions/manifest';
 import type { Log } from './http-util.js';
 
 const require = createRequire(import.meta.url);

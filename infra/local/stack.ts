@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { routes } from '@balcao/functions/routes';
-import { queues as manifestQueues, SWEEPER } from '@balcao/functions/workers/manifest';
+import { routes } from '@balcao/functions/manifest';
+import { queues as manifestQueues, SWEEPER } from '@balcao/functions/manifest';
 import { startCognito, Mailbox } from './cognito.js';
 import { ensureTable, startDynamo } from './dynamodb.js';
 import { FUNCTIONS_SRC } from './functions-loader.js';

@@ -7,7 +7,7 @@
  * SESSION_HOST_LEASE_MS (default 30 000) and SESSION_HOST_EXIT_WITH_STDIN=1 (stop when the parent
  * process closes our stdin).
  */
-import { SHARDS } from '@balcao/functions/workers/manifest';
+import { SHARDS } from '@balcao/functions/manifest';
 import { log } from './log.js';
 import { startSessionHost } from './host/index.js';
 import { baileysProvider } from './providers/baileys/index.js';

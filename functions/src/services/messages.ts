@@ -1,9 +1,10 @@
 import { AppError, MEDIA_PLACEHOLDER, companyEvent, parseVcard, type MediaType, type StoredMedia } from '@balcao/shared';
-import { batchGet, clean, getItem, queryAll, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
-import { contactKey, keys, messagePointer, messagePointers, messageSk, ticketIndexKeys, ticketKey } from '../table/keys.js';
+import { batchGet, clean, getItem, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
+import { contactKey, keys, messagePointer, messageSk, ticketIndexKeys, ticketKey } from '../table/keys.js';
 import { readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
 import { toApiContact } from './contact-api.js';
+import { findMessage } from './message-lookup.js';
 import { indexMessageText } from './search-index.js';
 import { type ContactItem, type MessageItem, ticketGuard, type TicketItem } from '../table/items.js';
 
@@ -37,19 +38,6 @@ export async function toApiMessage(m: MessageItem, names?: Map<number, string>) 
     ptt: shown?.ptt ?? false,
     user: m.userId && userName ? { id: m.userId, name: userName } : null,
   };
-}
-
-export async function findMessage(companyId: number, waMessageId: string, connectionId: number): Promise<MessageItem | undefined> {
-  const pointer = await getItem<{ ticketId: number; sk: string }>(messagePointer(companyId, waMessageId, connectionId), true);
-  if (!pointer) return undefined;
-  return getItem<MessageItem>({ PK: ticketKey(companyId, pointer.ticketId).PK, SK: pointer.sk }, true);
-}
-
-/** A message by its id in a company (the API's `/messages/{id}` routes). */
-export async function findMessageById(companyId: number, waMessageId: string): Promise<MessageItem | undefined> {
-  const pointers = await queryAll<{ ticketId: number; sk: string }>(messagePointers(companyId, waMessageId));
-  if (!pointers.length) return undefined;
-  return getItem<MessageItem>({ PK: ticketKey(companyId, pointers[0].ticketId).PK, SK: pointers[0].sk }, true);
 }
 
 export interface NewMessage {

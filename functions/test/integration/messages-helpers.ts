@@ -62,7 +62,7 @@ export async function sandboxBytes(path: string): Promise<Buffer> {
 /** Rewrites a stored message (tests of time rules: the edit window). */
 export async function setMessageFields(companyId: number, waMessageId: string, set: Record<string, unknown>) {
   applyStackEnv();
-  const { findMessageById } = await import('../../src/services/messages.js');
+  const { findMessageById } = await import('../../src/services/message-lookup.js');
   const { updateItem } = await import('../../src/core/db.js');
   const m = await findMessageById(companyId, waMessageId);
   if (!m) throw new Error(`no message ${waMessageId}`);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { afterAll, expect, it } from 'vitest';
-import { SWEEPER } from '../../../functions/src/workers/manifest.js';
+import { SWEEPER } from '@balcao/functions/manifest';
 import { BalcaoFunction } from '../../lib/function.js';
 
 const outdir = mkdtempSync(join(tmpdir(), 'balcao-bundle-'));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RouteDef } from '@balcao/functions/routes';
+import type { RouteDef } from '@balcao/functions/manifest';
 import { startGateway } from '../../local/gateway.js';
 import { JwtAuthorizer } from '../../local/jwt.js';
 import { freePort } from '../../local/ports.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { QueueDef } from '@balcao/functions/workers/manifest';
+import type { QueueDef } from '@balcao/functions/manifest';
 import { startPollers, startSweeper } from '../../local/pollers.js';
 import { stackEnv, uniq } from '../support/index.js';
 import * as flaky from './fixtures/flaky-worker.js';

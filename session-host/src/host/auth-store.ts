@@ -1,6 +1,6 @@
 import { BatchWriteCommand, GetCommand, QueryCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '@balcao/functions/core/aws';
-import { env } from '@balcao/functions/core/env';
+import { dynamo } from '@balcao/functions';
+import { env } from '@balcao/functions';
 import type { AuthStore } from '../provider.js';
 
 

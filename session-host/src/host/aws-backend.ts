@@ -2,11 +2,11 @@ import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, U
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { dynamo, s3Client, sqsClient } from '@balcao/functions/core/aws';
-import { queryIndexAll } from '@balcao/functions/core/db';
-import { env } from '@balcao/functions/core/env';
-import { connectionAuthPartition, connectionKey, keys, shardPartition } from '@balcao/functions/table/keys';
-import { findMessage } from '@balcao/functions/services/messages';
+import { dynamo, s3Client, sqsClient } from '@balcao/functions';
+import { queryIndexAll } from '@balcao/functions';
+import { env } from '@balcao/functions';
+import { connectionAuthPartition, connectionKey, keys, shardPartition } from '@balcao/functions';
+import { findMessage } from '@balcao/functions';
 import { toQueueBody, type InboundEvent } from '@balcao/shared';
 import { DynamoAuthStore } from './auth-store.js';
 import { sqsId } from './events.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { SHARDS } from '@balcao/functions/workers/manifest';
+import { SHARDS } from '@balcao/functions/manifest';
 import type { Logger } from '../provider.js';
 import type { HostBackend } from './backend.js';
 import { startHealthServer } from './health.js';

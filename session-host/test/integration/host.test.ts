@@ -25,8 +25,8 @@ Object.assign(process.env, env);
 const { startSessionHost, NOT_CONNECTED } = await import('../../src/host/index.js');
 const { AwsBackend } = await import('../../src/host/aws-backend.js');
 const { DynamoAuthStore, readAuthItem } = await import('../../src/host/auth-store.js');
-const { getItem, putItem, deleteItem } = await import('@balcao/functions/core/db');
-const { connectionAuthPartition: authPartition, pad } = await import('@balcao/functions/table/keys');
+const { getItem, putItem, deleteItem } = await import('../../../functions/src/core/db.js');
+const { connectionAuthPartition: authPartition, pad } = await import('../../../functions/src/table/keys.js');
 const { TestProvider, quietLog, waitFor } = await import('../host-fakes.js');
 type SessionHost = Awaited<ReturnType<typeof startSessionHost>>;
 

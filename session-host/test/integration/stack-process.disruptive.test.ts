@@ -9,7 +9,7 @@ const endpoints = inject('endpoints' as never) as { sandboxUrl: string; sessionH
 Object.assign(process.env, env);
 
 const { waitFor } = await import('../host-fakes.js');
-const { getItem } = await import('@balcao/functions/core/db');
+const { getItem } = await import('../../../functions/src/core/db.js');
 const lease = (shard: number) => getItem<{ owner: string; expiresAt: number }>({ PK: `LEASE#${shard}`, SK: 'LEASE' }, true);
 
 describe("the stack's session host process", () => {

@@ -4,7 +4,8 @@ import { messagesPage, searchMessages, visibleTicket } from '../../services/conv
 import { forwardMessages } from '../../services/forward.js';
 import { createUpload } from '../../services/media.js';
 import { deleteMessage, reactToMessage, sendFromConsole } from '../../services/message-actions.js';
-import { findMessageById, senderNames, toApiMessage } from '../../services/messages.js';
+import { senderNames, toApiMessage } from '../../services/messages.js';
+import { findMessageById } from '../../services/message-lookup.js';
 import { retrySend } from '../../services/outbound.js';
 import { type MessageItem } from '../../table/items.js';
 
