@@ -13,9 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Endpoints } from '../local/stack.js';
 import { PASSWORD, must, tenant, type Api } from './client.js';
+import { reserveIds, TableWriter } from './table-writer.js';
 import { conversation, contactName, rareProducts, rng, type Rng } from './tickets-vocabulary.js';
 import {
   buildContactTicketLists,
@@ -123,87 +124,6 @@ interface CompanySizes {
 }
 const emptySizes = (): CompanySizes => ({ companies: 0, contacts: 0, tickets: 0, messages: 0, byStatus: { pending: 0, open: 0, closed: 0 }, contactTokenItems: 0, messageTokenItems: 0, items: 0 });
 
-type Put = { Put: { TableName: string; Item: Record<string, unknown> } };
-/** Items per write call (the TransactWriteItems maximum). */
-const PER_CALL = 100;
-
-/** Bounded concurrency for write tasks, with a running count of items and calls. */
-class Writer {
-  private inFlight = 0;
-  private waiters: (() => void)[] = [];
-  private buf: Put[] = [];
-  private failed: unknown;
-  private tasks = new Set<Promise<void>>();
-  items = 0;
-  calls = 0;
-  constructor(
-    private table: string,
-    private limit: number,
-  ) {}
-
-  /** Runs `fn` when a slot is free (awaits only for the slot, not for `fn`). */
-  async run(fn: () => Promise<number>) {
-    if (this.failed) throw this.failed;
-    while (this.inFlight >= this.limit) await new Promise<void>((r) => this.waiters.push(r));
-    this.inFlight++;
-    const p = fn()
-      .then((n) => {
-        this.items += n;
-      })
-      .catch((e) => {
-        this.failed ??= e;
-      })
-      .finally(() => {
-        this.inFlight--;
-        this.tasks.delete(p);
-        this.waiters.shift()?.();
-      });
-    this.tasks.add(p);
-  }
-
-  async put(item: object) {
-    this.buf.push({ Put: { TableName: this.table, Item: item as Record<string, unknown> } });
-    if (this.buf.length >= PER_CALL) await this.run(this.batch(this.buf.splice(0, PER_CALL)));
-  }
-
-  private batch(requests: Put[]) {
-    return async () => {
-      // Unconditional Puts of distinct new keys: only a conflict with another write can cancel it.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          this.calls++;
-          await dynamo().send(new TransactWriteCommand({ TransactItems: requests }));
-          return requests.length;
-        } catch (err) {
-          if ((err as { name?: string }).name !== 'TransactionCanceledException' || attempt >= 10) throw err;
-          await new Promise((r) => setTimeout(r, 25 * 2 ** Math.min(attempt, 6)));
-        }
-      }
-    };
-  }
-
-  async drain() {
-    if (this.buf.length) await this.run(this.batch(this.buf.splice(0)));
-    while (this.tasks.size) await Promise.all([...this.tasks]);
-    if (this.failed) throw this.failed;
-  }
-}
-
-/** Reserves `n` ids of an entity with one `ADD` on the product's counter: ids `first..first+n-1`. */
-async function reserveIds(table: string, companyId: number, entity: string, n: number): Promise<number> {
-  const out = await dynamo().send(
-    new UpdateCommand({
-      TableName: table,
-      Key: keys.counter(companyId, entity),
-      UpdateExpression: 'ADD #v :n',
-      ExpressionAttributeNames: { '#v': 'value' },
-      ExpressionAttributeValues: { ':n': n },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(out.Attributes?.value) - n + 1;
-}
-
 interface CompanySpec {
   companyId: number;
   tickets: number;
@@ -230,7 +150,7 @@ interface CompanyOut {
 const phoneOf = (r: Rng, companyId: number, id: number) =>
   `55${r.int(11, 99)}9${String((id * 7_654_321 + companyId) % 100_000_000).padStart(8, '0')}`;
 
-async function writeCompany(w: Writer, table: string, spec: CompanySpec, log: (line: string) => void): Promise<CompanyOut> {
+async function writeCompany(w: TableWriter, table: string, spec: CompanySpec, log: (line: string) => void): Promise<CompanyOut> {
   const r = rng(spec.seed);
   const cid = spec.companyId;
   const T = spec.tickets;
@@ -473,7 +393,7 @@ export async function existingData(ctx: DataContext, o: DataOptions): Promise<Ma
 export async function generateData(ctx: DataContext, o: DataOptions): Promise<Manifest> {
   const e = ctx.endpoints;
   const started = Date.now();
-  const w = new Writer(ctx.table, o.concurrency);
+  const w = new TableWriter(ctx.table, o.concurrency);
   let lastItems = 0;
   let lastAt = Date.now();
   const progress = setInterval(() => {

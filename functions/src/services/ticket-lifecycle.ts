@@ -12,14 +12,13 @@ import {
   updateTicketSchema,
   type UpdateTicketInput,
 } from '@balcao/shared';
-import { conflictPause, deleteItem, getItem, nextId, queryAll, transact, tx, updateItem, isConditionFailure, isTransactionConflict, type TransactItem } from '../core/db.js';
+import { conflictPause, getItem, nextId, queryAll, transact, tx, updateItem, isTransactionConflict, type TransactItem } from '../core/db.js';
 import { counterDeltas, countTicketChange } from './ticket-counters.js';
 import {
   connectionKey,
   contactKey,
   currentMarker,
   keys,
-  messagePointer,
   messageSk,
   ticketIndexKeys,
   ticketKey,
@@ -36,17 +35,10 @@ import { getTicketItem, newTicketItem } from './tickets.js';
 import { contactTicketWrites } from './search-index.js';
 import { settleContactView } from './contact-view.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
-import { publishTagCounts, ticketLinkOps } from './tags.js';
 import { log } from '../core/observability.js';
-import { type ConnectionItem, type ContactItem, type MessageItem, type QueueItem, ticketGuard, type TicketItem, type UserItem } from '../table/items.js';
+import { type ConnectionItem, type ContactItem, type CurrentTicketMarker, type MessageItem, type QueueItem, ticketGuard, type TicketItem, type UserItem } from '../table/items.js';
 
 export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-interface Marker {
-  ticketId: number;
-  status: string;
-  closedAt?: string;
-}
 
 export class Raced extends Error {}
 
@@ -137,7 +129,7 @@ function claimMarker(companyId: number, connectionId: number, contactId: number,
 }
 
 async function markerHolder(companyId: number, connectionId: number, contactId: number, self: number): Promise<AppError | undefined> {
-  const m = await getItem<Marker>(currentMarker(companyId, connectionId, contactId), true);
+  const m = await getItem<CurrentTicketMarker>(currentMarker(companyId, connectionId, contactId), true);
   if (m && m.status !== 'closed' && m.ticketId !== self) return otherOpenTicket(companyId, m.ticketId);
   return undefined;
 }
@@ -319,7 +311,7 @@ async function planUpdate(identity: Identity, t: TicketItem, data: UpdateTicketI
     next.unreadMessages = 0;
     plan.closed = true;
     // The chat's marker remembers the close (the 2-hour reopen rule) in the same transaction.
-    const marker = await getItem<Marker>(currentMarker(companyId, t.whatsappId, t.contactId), true);
+    const marker = await getItem<CurrentTicketMarker>(currentMarker(companyId, t.whatsappId, t.contactId), true);
     if (marker && marker.ticketId === t.id) {
       extra.push(
         tx.update(currentMarker(companyId, t.whatsappId, t.contactId), 'SET #s = :c, closedAt = :at', { ':c': 'closed', ':at': now, ':t': t.id }, 'ticketId = :t', { '#s': 'status' }),
@@ -477,93 +469,6 @@ export async function markRead(t: TicketItem): Promise<TicketItem> {
     }).catch((err) => log.warn('read receipts not sent', { err }));
   }
   return saved;
-}
-
-// ---------------------------------------------------------------- delete
-
-export async function deleteTicket(identity: Identity, ticketId: number): Promise<void> {
-  let t: TicketItem | undefined;
-  for (let attempt = 0; !t; attempt++) {
-    const current = await getTicketItem(identity.companyId, ticketId);
-    const marker = await getItem<Marker>(currentMarker(current.companyId, current.whatsappId, current.contactId), true);
-    // The ticket's tag links (and the tags' ticketsCount) go in the same transaction, over the
-    // version read: a tag put on it meanwhile makes this read again instead of leaving a link.
-    const guard = ticketGuard(current);
-    const items: TransactItem[] = [
-      { Delete: { TableName: process.env.TABLE_NAME!, Key: ticketKey(current.companyId, current.id), ConditionExpression: guard.condition, ExpressionAttributeValues: guard.values } },
-      tx.delete(uuidPointer(current.companyId, current.uuid)),
-      ...ticketLinkOps(current.companyId, current.id, [...new Set(current.tagIds ?? [])], []),
-      ...counterDeltas(current, null),
-    ];
-    if (marker?.ticketId === current.id) {
-      items.push({ Delete: { TableName: process.env.TABLE_NAME!, Key: currentMarker(current.companyId, current.whatsappId, current.contactId), ConditionExpression: 'ticketId = :t', ExpressionAttributeValues: { ':t': current.id } } });
-    }
-    try {
-      await transact(items);
-      t = current;
-    } catch (err) {
-      if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
-      if (attempt >= 5) throw new AppError(409, 'ERR_VALIDATION', { message: 'O ticket mudou ao mesmo tempo; tente de novo' });
-      await new Promise((r) => setTimeout(r, 20 * 2 ** attempt + Math.random() * 20));
-    }
-  }
-  await publishTicketChange(t, 'delete');
-  await publishTagCounts(t.companyId, t.tagIds ?? []);
-  // The conversation goes with it (same partition); pointers of its messages too.
-  const rest = await queryAll<MessageItem & { entity: string }>(t.PK);
-  for (const m of rest) {
-    await deleteItem({ PK: m.PK, SK: m.SK });
-    if (m.entity === 'message') await deleteItem(messagePointer(t.companyId, m.id, m.whatsappId));
-  }
-}
-
-// ---------------------------------------------------------------- rating
-
-/** The closed ticket of a chat that still waits for a rating answer, if any. */
-export async function ticketAwaitingRating(companyId: number, connectionId: number, contactId: number, now = Date.now()): Promise<TicketItem | undefined> {
-  const m = await getItem<Marker>(currentMarker(companyId, connectionId, contactId), true);
-  if (!m || m.status !== 'closed') return undefined;
-  const t = await getItem<TicketItem>(ticketKey(companyId, m.ticketId), true);
-  if (!t || t.status !== 'closed' || !t.awaitingRatingUntil || Date.parse(t.awaitingRatingUntil) <= now) return undefined;
-  return t;
-}
-
-/**
- * The ingest worker calls this with the chat's ticket and the text of a customer's message before
- * the normal routing. A reply 1-3 while the ticket waits for a rating records it (`rating`,
- * `ratingAt`, for the agent who served) and sends the completion message: answers true, the message
- * belongs to the closed ticket. Any other reply ends the wait and answers false (normal rule).
- */
-export async function handleRatingAnswer(ticket: TicketItem, body: string, now = Date.now()): Promise<boolean> {
-  if (ticket.status !== 'closed' || !ticket.awaitingRatingUntil || Date.parse(ticket.awaitingRatingUntil) <= now) return false;
-  const answer = body.trim().match(/^\*?([1-3])\*?$/);
-  const key = ticketKey(ticket.companyId, ticket.id);
-  try {
-    // Conditional on still waiting: a redelivered message never records twice.
-    const set = answer
-      ? { rating: Number(answer[1]), ratingAt: new Date(now).toISOString(), awaitingRatingUntil: null }
-      : { awaitingRatingUntil: null };
-    const updated = await updateItem<TicketItem>(key, { ...set, wv: (ticket.wv ?? 0) + 1 }, {
-      condition: 'attribute_exists(PK) AND awaitingRatingUntil = :w AND lastSeq = :seq' + (ticket.wv === undefined ? ' AND attribute_not_exists(wv)' : ' AND wv = :wv'),
-      values: { ':w': ticket.awaitingRatingUntil, ':seq': ticket.lastSeq, ...(ticket.wv === undefined ? {} : { ':wv': ticket.wv }) },
-    });
-    if (!answer) return false;
-    await publishTicketChange(updated);
-    const conn = await getItem<ConnectionItem>(connectionKey(ticket.companyId, ticket.whatsappId));
-    const contact = await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId));
-    if (conn?.complationMessage?.trim()) {
-      await sendAutomated(updated, fillVariables(conn.complationMessage, { name: contact?.name, timeZone: await timeZone(ticket.companyId) }));
-    }
-    return true;
-  } catch (err) {
-    if (isConditionFailure(err)) {
-      // Someone else changed it first: read again and decide on the fresh state.
-      const again = await getItem<TicketItem>(key, true);
-      if (!again || again.wv === ticket.wv) return false;
-      return handleRatingAnswer(again, body, now);
-    }
-    throw err;
-  }
 }
 
 export { visibleTicket };

@@ -5,7 +5,7 @@ import { counterDeltas, countTicketChange } from './ticket-counters.js';
 import { currentMarker, ticketIndexKeys, ticketKey, uuidPointer } from '../table/keys.js';
 import { contactTicketWrites } from './search-index.js';
 import { settleContactView } from './contact-view.js';
-import { contactViewOf, type ContactViewSource, ticketGuard, type TicketItem } from '../table/items.js';
+import { contactViewOf, type ContactViewSource, type CurrentTicketMarker, ticketGuard, type TicketItem } from '../table/items.js';
 
 export type { TicketStatus } from '@balcao/shared';
 
@@ -66,12 +66,6 @@ export async function getTicketItem(companyId: number, id: number): Promise<Tick
   return t;
 }
 
-interface CurrentMarker {
-  ticketId: number;
-  status: TicketStatus;
-  closedAt?: string;
-}
-
 /**
  * The ticket an inbound message belongs to (server-behaviour §2 step 4): the non-closed ticket of
  * the contact on this connection; else the last one reopened as pending when it closed less than
@@ -86,7 +80,7 @@ export async function findOrCreateTicket(
 ): Promise<{ ticket: TicketItem; created: boolean; reopened: boolean }> {
   const marker = currentMarker(companyId, connectionId, contact.id);
   for (let attempt = 0; attempt < 6; attempt++) {
-    const cur = await getItem<CurrentMarker>(marker, true);
+    const cur = await getItem<CurrentTicketMarker>(marker, true);
     if (cur && cur.status !== 'closed') {
       const ticket = await getItem<TicketItem>(ticketKey(companyId, cur.ticketId), true);
       if (ticket && ticket.status !== 'closed') return { ticket, created: false, reopened: false };

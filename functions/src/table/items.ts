@@ -191,6 +191,16 @@ export interface TicketItem extends TicketFields {
   contactView?: ContactView;
 }
 
+/**
+ * The chat's current ticket on a connection (`currentMarker`): which ticket a new message joins,
+ * and when it closed (the 2-hour reopen and the rating wait read it).
+ */
+export interface CurrentTicketMarker {
+  ticketId: number;
+  status: TicketFields['status'];
+  closedAt?: string;
+}
+
 /** Every field of a ticket the API answers (`TicketFields`): a list page reads only these. */
 export const TICKET_FIELDS = [
   'id', 'uuid', 'companyId', 'status', 'userId', 'queueId', 'contactId', 'whatsappId', 'unreadMessages', 'isGroup', 'lastMessage', 'lastSeq',

@@ -10,7 +10,7 @@ import { findMessage } from '../services/message-lookup.js';
 import { changeMessage, loadTicketAndContact, markSendFailed, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage } from '../services/messages.js';
 import { settingValue } from '../services/settings.js';
 import { sendInTicket } from '../services/outbound.js';
-import { handleRatingAnswer, ticketAwaitingRating } from '../services/ticket-lifecycle.js';
+import { handleRatingAnswer, ticketAwaitingRating } from '../services/ticket-rating.js';
 import { connectionKey } from '../table/keys.js';
 import { type ConnectionItem, type MessageItem } from '../table/items.js';
 import { lambdaHandler } from '../core/lambda.js';

@@ -261,7 +261,7 @@ describe('ticket lifecycle (server-behaviour §6)', () => {
     expect(closed.body.awaitingRatingUntil).toBeTruthy();
     expect((await bodies(w.admin, c3.ticketId)).slice(-2)).toEqual(['Avalie nosso atendimento', RATING_REQUEST]);
     applyStackEnv();
-    const { handleRatingAnswer, ticketAwaitingRating } = await import('../../src/services/ticket-lifecycle.js');
+    const { handleRatingAnswer, ticketAwaitingRating } = await import('../../src/services/ticket-rating.js');
     const waiting = await ticketAwaitingRating(w.companyId, w.connectionId, c3.contactId);
     expect(waiting?.id).toBe(c3.ticketId);
     expect(await handleRatingAnswer(waiting as never, ' 2 ')).toBe(true);

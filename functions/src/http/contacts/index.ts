@@ -1,14 +1,6 @@
 import { createRouter, created, idParam, noContent } from '../../core/http.js';
-import {
-  createContact,
-  deleteContact,
-  exportContacts,
-  getContact,
-  listContacts,
-  listContactsBrief,
-  transferContacts,
-  updateContact,
-} from '../../services/contacts.js';
+import { createContact, deleteContact, getContact, transferContacts, updateContact } from '../../services/contacts.js';
+import { exportContacts, listContacts, listContactsBrief } from '../../services/contact-list.js';
 import { importContactList, importFromPhone } from '../../services/contact-import.js';
 import { toApiContactFull } from '../../services/contact-api.js';
 
