@@ -8,6 +8,7 @@ export * from './subscription.js';
 export * from './constants.js';
 export * from './realtime.js';
 export * from './entities.js';
+export type * from './contracts.js';
 export * from './visibility.js';
 export * from './whatsapp.js';
 export * from './schemas/connections.js';

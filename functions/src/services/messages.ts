@@ -1,4 +1,4 @@
-import { AppError, MEDIA_PLACEHOLDER, companyEvent, parseVcard, type MediaType, type StoredMedia } from '@balcao/shared';
+import { AppError, MEDIA_PLACEHOLDER, companyEvent, parseVcard, type ApiMessage, type MediaType, type StoredMedia } from '@balcao/shared';
 import { batchGet, clean, getItem, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
 import { contactKey, keys, messagePointer, messageSk, ticketIndexKeys, ticketKey } from '../table/keys.js';
 import { readUrl } from '../core/storage.js';
@@ -23,7 +23,7 @@ export async function senderNames(companyId: number, messages: Pick<MessageItem,
  * The API shape of a message. A deleted message keeps its text and file in the table, but the API
  * shows only that it was deleted (for everyone, as on WhatsApp: server-behaviour §7).
  */
-export async function toApiMessage(m: MessageItem, names?: Map<number, string>) {
+export async function toApiMessage(m: MessageItem, names?: Map<number, string>): Promise<ApiMessage> {
   const { media, reactions, ...rest } = clean(m);
   const shown = m.isDeleted ? null : media;
   const userName = m.userId ? (names ?? (await senderNames(m.companyId, [m]))).get(m.userId) : undefined;

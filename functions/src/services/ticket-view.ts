@@ -1,4 +1,4 @@
-import type { TicketFields } from '@balcao/shared';
+import type { ApiTicket, TicketFields } from '@balcao/shared';
 import { batchGet, type Key } from '../core/db.js';
 import { connectionKey, contactKey, keys } from '../table/keys.js';
 import { refsOf, tagRefs, type TagRef } from './tag-refs.js';
@@ -67,7 +67,7 @@ function ticketFields(t: TicketItem): TicketFields {
   return out as unknown as TicketFields;
 }
 
-export function toApiTicket(t: TicketItem, refs: TicketRefs) {
+export function toApiTicket(t: TicketItem, refs: TicketRefs): ApiTicket {
   const rest = ticketFields(t);
   const contact = refs.contacts.get(t.contactId);
   const user = t.userId ? refs.users.get(t.userId) : undefined;
@@ -85,7 +85,6 @@ export function toApiTicket(t: TicketItem, refs: TicketRefs) {
     whatsapp: wapp ? { id: wapp.id, name: wapp.name } : null,
   };
 }
-export type ApiTicket = ReturnType<typeof toApiTicket>;
 
 export async function toApiTickets(companyId: number, tickets: TicketItem[]) {
   const refs = await loadRefs(companyId, tickets);

@@ -66,7 +66,6 @@ function Media({ m, actions }: { m: ApiMessage; actions: BubbleActions }) {
       return url ? <video className="msg-video" src={url} controls preload="metadata" /> : null;
     case 'audio':
       return url ? <audio className="msg-audio" src={url} controls preload="metadata" data-ptt={m.ptt ? 'true' : undefined} /> : null;
-    case 'application':
     case 'document':
       return url ? (
         <a className="msg-doc" href={url} download={m.fileName ?? undefined} target="_blank" rel="noreferrer">
