@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import QRCode from 'qrcode';
-import { checkConnectionId, SandboxError, SandboxNetwork } from './network.js';
+import type { SandboxNetwork } from './network.js';
+import { checkConnectionId, SandboxError } from './validation.js';
 import { DEVICE_PATH } from './protocol.js';
 
 /**

@@ -1,7 +1,9 @@
 import { mountSandboxNetwork, type SandboxRouter } from './http.js';
 import { SandboxNetwork, type NetworkOptions } from './network.js';
 
-export { SandboxNetwork, SandboxError, type ConnectionView, type NetworkOptions } from './network.js';
+export { SandboxNetwork, type NetworkOptions } from './network.js';
+export { SandboxError } from './validation.js';
+export type { ConnectionView } from './devices.js';
 export { mountSandboxNetwork, type SandboxRouter } from './http.js';
 export * from './protocol.js';
 

@@ -1,9 +1,11 @@
 import makeWASocket, { downloadMediaMessage, fetchLatestWaWebVersion, type UserFacingSocketConfig, type WAVersion } from '@whiskeysockets/baileys';
 import type { Provider, SessionContext } from '../../provider.js';
 import { toOggOpus } from './audio.js';
-import { BaileysSession, type BaileysSocket, type SessionOptions, type SocketFactory } from './session.js';
+import { BaileysSession } from './session.js';
+import type { BaileysSocket, SessionOptions, SocketFactory } from './socket.js';
 
-export { BaileysSession, backoffDelay, BACKOFF_BASE_MS, BACKOFF_CAP_MS, type BaileysSocket, type SocketFactory } from './session.js';
+export { BaileysSession, backoffDelay, BACKOFF_BASE_MS, BACKOFF_CAP_MS } from './session.js';
+export type { BaileysSocket, SocketFactory } from './socket.js';
 export { SIGNAL_KEY_TYPES, tableSignalKeyStore, loadAuthState } from './auth.js';
 
 export interface BaileysProviderOptions extends Partial<SessionOptions> {
