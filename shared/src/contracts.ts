@@ -33,8 +33,13 @@ export interface ApiTicket extends TicketFields {
 
 export type MessageMediaType = MediaType;
 
-/** A message as the API answers it. A deleted one shows only that it was deleted (server-behaviour §7). */
-export interface ApiMessage {
+/**
+ * A message's own fields, as stored and as answered: the stored item (functions' `MessageItem`) adds
+ * its keys, media object and reactions' senders; the answer (`ApiMessage`) adds the media's URL and
+ * names and the sending agent.
+ */
+export interface MessageFields {
+  /** The WhatsApp message id (ours for messages we send). */
   id: string;
   seq: number;
   companyId: number;
@@ -46,21 +51,27 @@ export interface ApiMessage {
   read: boolean;
   ack: number;
   mediaType: MessageMediaType | null;
+  /** In groups: who wrote it. */
+  participant: { number?: string; lid?: string; name?: string } | null;
+  isDeleted: boolean;
+  isEdited: boolean;
+  /** Set when sending failed (ERR_SENDING_WAPP_MSG); cleared on a successful retry. */
+  error: string | null;
+  userId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A message as the API answers it. A deleted one shows only that it was deleted (server-behaviour §7). */
+export interface ApiMessage extends MessageFields {
   mediaUrl: string | null;
   mediaName: string | null;
   fileName: string | null;
   mimetype: string | null;
   ptt: boolean;
   quotedMsg: { id: string; body: string; fromMe: boolean; mediaType?: MediaType | null } | null;
-  participant: { number?: string; lid?: string; name?: string } | null;
-  isDeleted: boolean;
-  isEdited: boolean;
   /** Ours (`fromMe`) and one per contact (`sender`: number or LID). */
   reactions: { emoji: string; fromMe: boolean; sender?: string }[];
-  error: string | null;
-  userId: number | null;
   /** The agent who sent it, when one did. */
   user: { id: number; name: string } | null;
-  createdAt: string;
-  updatedAt: string;
 }

@@ -1,12 +1,13 @@
 import type {
+  Connection,
   MediaType,
+  MessageFields,
   PlanFlag,
   Profile,
   Recurrence,
   ScheduleErrorCode,
   ScheduleReasonParams,
   ScheduleStatus,
-  SessionStatus,
   StoredMedia,
   TagType,
   TicketFields,
@@ -224,35 +225,15 @@ export function ticketGuard(current: Pick<TicketItem, 'lastSeq' | 'wv'>): { cond
   return { condition: 'attribute_exists(PK) AND lastSeq = :gseq AND wv = :gwv', values: { ':gseq': current.lastSeq, ':gwv': current.wv }, wv: current.wv + 1 };
 }
 
-export interface MessageItem {
+/** A stored message: its fields as the API also has them (shared `MessageFields`), its media and keys. */
+export interface MessageItem extends MessageFields {
   PK: string;
   SK: string;
   entity: 'message';
-  /** The WhatsApp message id (ours for messages we send). */
-  id: string;
-  seq: number;
-  companyId: number;
-  ticketId: number;
-  contactId: number;
-  whatsappId: number;
-  body: string;
-  fromMe: boolean;
-  read: boolean;
-  ack: number;
-  mediaType: MediaType | null;
   media: StoredMedia | null;
   quotedMsg: QuotedSnapshot | null;
-  /** In groups: who wrote it. */
-  participant: { number?: string; lid?: string; name?: string } | null;
-  isDeleted: boolean;
-  isEdited: boolean;
   /** One per sender: ours (`fromMe`, no sender) and each contact's (`sender` = number or LID). */
   reactions: MessageReaction[];
-  /** Set when sending failed (ERR_SENDING_WAPP_MSG); cleared on a successful retry. */
-  error: string | null;
-  userId: number | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface MessageReaction {
@@ -263,40 +244,16 @@ export interface MessageReaction {
   from?: string;
 }
 
-export interface ConnectionItem {
+/** A WhatsApp connection: the API's fields (shared `Connection`) but its token, stored hashed. */
+export interface ConnectionItem extends Omit<Connection, 'hasToken' | 'token' | 'queues'> {
   PK: string;
   SK: string;
   entity: 'connection';
   GSI1PK: string;
   GSI1SK: string;
-  id: number;
-  companyId: number;
+  /** The session-host shard that holds its session. */
   shard: number;
-  name: string;
-  status: SessionStatus;
-  qrcode: string;
-  retries: number;
-  isDefault: boolean;
-  number: string;
   tokenHash: string | null;
-  provider: 'beta' | 'sandbox';
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  expiresInactiveMessage: string;
-  expiresTicket: number;
-  timeToTransfer: number;
-  transferQueueId: number | null;
-  timeUseBotQueues: number;
-  maxUseBotQueues: number;
-  sendIdQueue: number | null;
-  timeSendQueue: number;
-  promptId: number | null;
-  integrationId: number | null;
-  queueIds: number[];
-  createdAt: string;
-  updatedAt: string;
 }
 
 /**
