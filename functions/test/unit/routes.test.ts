@@ -27,5 +27,6 @@ describe('route manifest', () => {
       const mod = await import(`${httpDir}${h}/index.ts`);
       expect(typeof mod.handler, h).toBe('function');
     }
-  });
+    // Imports every router with its services, the AWS SDK and Powertools: seconds on a busy machine.
+  }, 60_000);
 });
