@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launch, newContext, screenshot, signInUi } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newContext, screenshot, signInUi } from './support/browser.js';
+import { browser, useBrowser, web } from './support/world.js';
 import { endpoints, login, ownSuperUser, tenant } from './support/stack.js';
 
-let browser: Browser;
 let t: Awaited<ReturnType<typeof tenant>>;
-const web = () => endpoints().webUrl;
 
+useBrowser();
 beforeAll(async () => {
-  browser = await launch();
   t = await tenant();
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 describe('sign-in', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { applyStackEnv, endpoints, PASSWORD, uniq } from '../../functions/test/integration/client.js';
+import type { Page } from 'playwright-core';
+import { applyStackEnv, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { sandbox, ticketOf } from '../../functions/test/integration/pipeline-helpers.js';
 import { newContext, screenshot, signInUi, WIDE } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany } from './support/world.js';
+import { browser, company as t, connectedWorld, web } from './support/world.js';
 
 /*
  * Issue 14 §8-§9: what a new user meets in a click-through of every page, as a company admin who is
@@ -12,14 +12,7 @@ import { browserAndCompany, type ConnectedCompany } from './support/world.js';
  * connection dialog read the routes of features still to come, which answered 404).
  */
 
-let browser: Browser;
-let t: ConnectedCompany;
-const web = () => endpoints().webUrl;
-
-browserAndCompany((b, c) => {
-  browser = b;
-  t = c;
-});
+connectedWorld();
 
 /** Records every failed answer and console error of the page (and the favicon of every load). */
 function watch(page: Page) {

@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { browser, useBrowser, web } from './support/world.js';
 import { endpoints, tenant, uniq } from './support/stack.js';
 import { formatWhatsappNumber } from '../src/ui/phone.js';
 
 // Issue 3 §5, first proof: a sandbox connection connected from the console, live, in Chromium.
 
-let browser: Browser;
 let t: Awaited<ReturnType<typeof tenant>>;
-const web = () => endpoints().webUrl;
 
+useBrowser();
 beforeAll(async () => {
-  browser = await launch();
   t = await tenant({ planOverrides: { connections: 2 } });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 async function scan(id: number, body: Record<string, unknown> = {}): Promise<{ status: number; body: { number?: string } }> {

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newContext, signInUi } from './support/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newContext, signInUi } from './support/browser.js';
+import { browser, useBrowser, web } from './support/world.js';
 import { advanceDueDate, formatDateBR } from '@balcao/shared';
-import { createUser, endpoints, ownSuperUser, tenant } from './support/stack.js';
+import { createUser, ownSuperUser, tenant } from './support/stack.js';
 
-let browser: Browser;
 let t: Awaited<ReturnType<typeof tenant>>;
 let agent: Awaited<ReturnType<typeof createUser>>;
-const web = () => endpoints().webUrl;
 
+useBrowser();
 beforeAll(async () => {
-  browser = await launch();
   t = await tenant();
   // Before any browser sign-in: that one replaces the admin's API session (single session).
   agent = await createUser(t.admin.token, { profile: 'Nível 1', name: 'Agente Um' });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const menuLabels = (page: Page) => page.locator('nav.drawer a.nav-item').allTextContents();

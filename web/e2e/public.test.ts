@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launch, NARROW, newContext, screenshot, signInUi } from './support/browser.js';
-import { endpoints, tenant, uniq } from './support/stack.js';
+import { describe, expect, it } from 'vitest';
+import { NARROW, newContext, screenshot, signInUi } from './support/browser.js';
+import { browser, useBrowser, web } from './support/world.js';
+import { tenant, uniq } from './support/stack.js';
 import { waitForMail } from '../../infra/test/support/index.js';
 
-let browser: Browser;
-const web = () => endpoints().webUrl;
-
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 describe('public pages', () => {
   it('signs a company up, then signs in with the new account', async () => {

@@ -1,23 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DEFAULT_TIME_ZONE, fromZonedInput, zonedInputValue } from '@balcao/shared';
-import { applyStackEnv, endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
+import { applyStackEnv, member, PASSWORD } from '../../functions/test/integration/client.js';
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
 import { linkSandboxConnection, sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
+import { browser, company as t, connectedWorld, web, randomPhone } from './support/world.js';
 
 // Issue 5 §4 (client side): the schedules page, its dialog and a schedule reaching the phone.
 
-let browser: Browser;
-let t: ConnectedCompany;
-const web = () => endpoints().webUrl;
+connectedWorld();
 const phone = () => randomPhone('21');
-
-browserAndCompany((b, c) => {
-  browser = b;
-  t = c;
-});
 
 /**
  * `<input type="datetime-local">` value on the company's clock (decision 34): the test company keeps

@@ -1,24 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
-import { createUser, endpoints, tenant, uniq } from './support/stack.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { NARROW, newContext, screenshot, signInUi, WIDE, saveDialog } from './support/browser.js';
+import { browser, useBrowser, web } from './support/world.js';
+import { createUser, tenant, uniq, tenantAndOtherAdmin } from './support/stack.js';
 import { member, PASSWORD } from '../../functions/test/integration/client.js';
 import { connected, sandbox, ticketOf } from '../../functions/test/integration/pipeline-helpers.js';
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
-let browser: Browser;
 let t: Awaited<ReturnType<typeof tenant>>;
 let otherAdmin: Awaited<ReturnType<typeof createUser>>;
 let agent: Awaited<ReturnType<typeof createUser>>;
-const web = () => endpoints().webUrl;
 
+useBrowser();
 beforeAll(async () => {
-  browser = await launch();
-  t = await tenant({ planOverrides: { users: 100 } });
-  // Before any browser sign-in: that one replaces the admin's API session (single session).
-  otherAdmin = await createUser(t.admin.token, { profile: 'admin', name: 'Outra Admin' });
+  ({ t, otherAdmin } = await tenantAndOtherAdmin());
   agent = await createUser(t.admin.token, { profile: 'Nível 1', name: 'Agente Um' });
   // The first load of the console on a busy machine can pass the 30 s action timeout: warm it up.
   const ctx = await newContext(browser);
@@ -27,9 +24,6 @@ beforeAll(async () => {
   await page.getByLabel('Email', { exact: true }).waitFor({ timeout: 90_000 });
   await ctx.close();
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-});
 
 async function signedIn(who: { email: string; password: string }, opts: Parameters<typeof newContext>[1] = {}): Promise<Page> {
   const ctx = await newContext(browser, opts);
@@ -67,10 +61,7 @@ describe('tags page', { timeout: 150_000 }, () => {
     await dialog.getByText('Kanban', { exact: true }).click();
     expect(await dialog.getByRole('switch', { name: 'Kanban' }).isChecked()).toBe(true);
     await screenshot(page, 'tags-dialog-light-wide');
-    await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await page.getByText('Tag salva com sucesso.').waitFor();
-    const row = page.locator('tr', { hasText: name });
-    await row.waitFor();
+    const row = await saveDialog(page, dialog, 'Tag salva com sucesso.', name);
     expect(await row.textContent()).toContain('Kanban');
     expect(await row.locator('.tg-chip').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(67, 160, 71)');
 
@@ -230,10 +221,7 @@ describe('quick replies page', { timeout: 150_000 }, () => {
     await dialog.getByText('Geral (toda a empresa)').click();
     expect(await dialog.getByRole('radio', { name: 'Geral (toda a empresa)' }).isChecked()).toBe(true);
     await screenshot(page, 'quick-messages-dialog-light-wide');
-    await dialog.getByRole('button', { name: 'Salvar' }).click();
-    await page.getByText('Resposta rápida salva com sucesso.').waitFor();
-    const row = page.locator('tr', { hasText: code });
-    await row.waitFor();
+    const row = await saveDialog(page, dialog, 'Resposta rápida salva com sucesso.', code);
     await expect.poll(() => row.textContent()).toContain('minha_foto_nova.png');
     expect(await row.textContent()).toContain('Geral');
 

@@ -1,24 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
 import { newContext, screenshot, signInUi } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
+import { browser, company as t, connectedWorld, web, randomPhone } from './support/world.js';
 
 // Issue 4 §2 and §4 on the ticket screen, in Chromium against the real stack and the sandbox
 // phones: forwarding a message to another contact, reactions both ways, and the "already
 // assigned" warning when two agents accept the same pending ticket.
 
-let browser: Browser;
-let t: ConnectedCompany;
-const web = () => endpoints().webUrl;
+connectedWorld();
 const phoneNumber = () => randomPhone();
-
-browserAndCompany((b, c) => {
-  browser = b;
-  t = c;
-});
 
 const phone = async (customer: string) => (await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${customer}`)).body;
 const bubble = (page: Page, text: string) => page.getByTestId('message').filter({ hasText: text });

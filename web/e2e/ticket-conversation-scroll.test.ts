@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { applyStackEnv, endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
 import { customer, waMessageId, world } from '../../functions/test/integration/tickets-helpers.js';
-import { launch, newContext, screenshot, signInUi } from './support/browser.js';
+import { newContext, screenshot, signInUi } from './support/browser.js';
+import { browser, useBrowser, web } from './support/world.js';
 
 // Issue 4 §3: a long conversation stays light — only loaded pages exist, and the virtualizer keeps
 // the DOM to the rows in view however many are loaded; older pages load at the top without a jump.
 
-let browser: Browser;
-const web = () => endpoints().webUrl;
 const TOTAL = 400;
-
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 /**
  * A ticket whose conversation is 'mensagem 1' then `bodyOf(i)` for i = 2…total, a minute apart and
@@ -37,6 +28,8 @@ async function conversation(agentName: string, total: number, bodyOf: (i: number
   }
   return { agent, ticketId: c.ticketId, ticket };
 }
+
+useBrowser();
 
 describe('long conversation', () => {
   it('loads older pages near the top keeping the view, renders a bounded number of rows', { timeout: 240_000 }, async () => {

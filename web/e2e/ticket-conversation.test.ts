@@ -1,23 +1,16 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { RATING_REQUEST } from '@balcao/shared';
 import { sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
-import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
+import { member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { FAKE_MEDIA_ARGS, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
+import { browser, company as t, connectedWorld, web, randomPhone } from './support/world.js';
 
 // Issue 4 §2-§4 (client side): the conversation pane against the real stack and the sandbox phone.
 
-let browser: Browser;
-let t: ConnectedCompany;
-const web = () => endpoints().webUrl;
+connectedWorld(FAKE_MEDIA_ARGS);
 const phoneNumber = () => randomPhone();
-
-browserAndCompany((b, c) => {
-  browser = b;
-  t = c;
-}, FAKE_MEDIA_ARGS);
 
 /** A real PNG (the API sniffs the bytes): w×h of one colour. */
 function png(w: number, h: number, rgb: [number, number, number]): Buffer {

@@ -1,22 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
 import { sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
-import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
+import { member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
 import { newContext, screenshot, signInUi } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany } from './support/world.js';
+import { browser, company as t, connectedWorld, web } from './support/world.js';
 
 // Issue 5 §2-§3 on the ticket screen: the tags bar edits ticket and contact tags; a quick reply
 // typed with "/" fills the composer, and one with an attachment sends the file.
 
-let browser: Browser;
-let t: ConnectedCompany;
-const web = () => endpoints().webUrl;
-
-browserAndCompany((b, c) => {
-  browser = b;
-  t = c;
-});
+connectedWorld();
 
 describe('ticket screen tools', () => {
   it('edits ticket and contact tags from the tags bar; "/" quick replies fill the text or send their file', { timeout: 240_000 }, async () => {

@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { sandbox, ticketOf } from '../../functions/test/integration/pipeline-helpers.js';
-import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
+import { member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { newContext, screenshot, signInUi } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
+import { browser, company as t, connectedWorld, web, randomPhone } from './support/world.js';
 
 // Issue 14 §9: the ticket transfer dialog lists the chosen queue's users at once (the company's
 // without a queue) and what is typed narrows the list; it was empty until 3 letters were typed.
 
-let browser: Browser;
-let t: ConnectedCompany;
-const web = () => endpoints().webUrl;
+connectedWorld();
 const phoneNumber = () => randomPhone();
-
-browserAndCompany((b, c) => {
-  browser = b;
-  t = c;
-});
 
 const userOptions = (page: Page) =>
   page.getByRole('dialog', { name: 'Transferir atendimento' }).getByRole('combobox', { name: 'Usuário' }).locator('option').allTextContents();

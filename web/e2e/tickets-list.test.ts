@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { sandbox, ticketOf } from '../../functions/test/integration/pipeline-helpers.js';
-import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
+import { member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
-import { browserAndCompany, type ConnectedCompany, randomPhone } from './support/world.js';
+import { browser, company as t, connectedWorld, web, randomPhone } from './support/world.js';
 
 // Issue 4 §1 (client side): the ticket list panel follows the company's tickets live.
 
-let browser: Browser;
-let t: ConnectedCompany;
-const web = () => endpoints().webUrl;
+connectedWorld();
 const phone = () => randomPhone();
-
-browserAndCompany((b, c) => {
-  browser = b;
-  t = c;
-});
 
 const list = (page: Page, name: string) => page.getByTestId(`tickets-list-${name}`);
 const rowOf = (page: Page, listName: string, text: string) => list(page, listName).locator('.ticket-row', { hasText: text });

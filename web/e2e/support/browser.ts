@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -47,4 +47,13 @@ export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.waitForTimeout(250);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+}
+
+/** Saves the open `dialog`, waits for the saved toast, and answers the table row that shows `rowText`. */
+export async function saveDialog(page: Page, dialog: Locator, savedText: string, rowText: string): Promise<Locator> {
+  await dialog.getByRole('button', { name: 'Salvar' }).click();
+  await page.getByText(savedText).waitFor();
+  const row = page.locator('tr', { hasText: rowText });
+  await row.waitFor();
+  return row;
 }

@@ -38,3 +38,13 @@ export async function tenant(opts: { dueInDays?: number; planOverrides?: Record<
   if (res.status !== 200) throw new Error(`PUT /companies/${t.companyId}: ${res.status} ${JSON.stringify(res.body)}`);
   return { ...t, company: { ...t.company, dueDate } };
 }
+
+/**
+ * A tenant with room for 100 users, and a second admin with its own API session to change things
+ * while the browser watches (made before any browser sign-in: that one replaces the admin's API session).
+ */
+export async function tenantAndOtherAdmin() {
+  const t = await tenant({ planOverrides: { users: 100 } });
+  const otherAdmin = await createUser(t.admin.token, { profile: 'admin', name: 'Outra Admin' });
+  return { t, otherAdmin };
+}

@@ -7,7 +7,7 @@ import { realtime } from '../api/realtime';
 import { useAuth } from '../auth/AuthContext';
 import { Avatar } from '../ui/Avatar';
 import { useDates } from '../ui/dates';
-import { storedNumber } from '../ui/hooks';
+import { storedNumber, useDismiss } from '../ui/hooks';
 import { TicketIcon } from '../pages/tickets/icons';
 import { preview } from '../pages/tickets/lists';
 import type { ApiTicket } from '../pages/tickets/types';
@@ -151,17 +151,7 @@ export function NotificationsBell() {
     };
   }, [user, commit, navigate, t]);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => box.current && !box.current.contains(e.target as Node) && setOpen(false);
-    const esc = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', esc);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', esc);
-    };
-  }, [open]);
+  useDismiss(box, open, () => setOpen(false));
 
   // Title count goes back to zero with the session.
   useEffect(() => () => unreadStore.set(0), []);

@@ -106,3 +106,24 @@ export function AttachmentField({
     </div>
   );
 }
+
+/**
+ * After its record is saved: uploads the picked file (with `fields` before it in the form), or drops
+ * the saved one the user removed. Answers the record as it then is.
+ */
+export async function saveAttachment<T extends { id: number; mediaPath: string | null }>(
+  attachment: Attachment,
+  saved: T,
+  media: { uploadMedia: (id: number, form: FormData) => Promise<T>; dropMedia: (id: number) => Promise<T> },
+  fields: Record<string, string> = {},
+): Promise<T> {
+  const { file } = attachment;
+  if (file) {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.append(k, v);
+    form.append('file', file, file.name);
+    return media.uploadMedia(saved.id, form);
+  }
+  if (attachment.dropSaved && saved.mediaPath) return media.dropMedia(saved.id);
+  return saved;
+}

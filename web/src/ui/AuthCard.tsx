@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Card, Heading } from '@aws-amplify/ui-react';
+import { Link as RouterLink } from 'react-router-dom';
+import { Card, Flex, Heading, PasswordField, type PasswordFieldProps } from '@aws-amplify/ui-react';
 import { useTranslation } from 'react-i18next';
 
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -15,4 +16,23 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
       </Card>
     </div>
   );
+}
+
+/** The links under a sign-in form to the other public pages: `[path, text]`. */
+export function AuthLinks({ links, marginTop }: { links: [string, string][]; marginTop?: string }) {
+  return (
+    <Flex justifyContent="space-between" wrap="wrap" gap="0.5rem" marginTop={marginTop}>
+      {links.map(([to, text]) => (
+        <RouterLink key={to} to={to} className="text-link">
+          {text}
+        </RouterLink>
+      ))}
+    </Flex>
+  );
+}
+
+/** A password being chosen (the browser offers to generate one), with the show button's label. */
+export function NewPasswordField(props: Omit<PasswordFieldProps, 'autoComplete' | 'showPasswordButtonLabel'> & { ref?: unknown }) {
+  const { t } = useTranslation();
+  return <PasswordField autoComplete="new-password" showPasswordButtonLabel={t('common.showPassword')} {...(props as PasswordFieldProps)} />;
 }

@@ -1,12 +1,14 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TableCell, TableRow } from '@aws-amplify/ui-react';
 import { Icon } from './icons';
 
-/** The edit and delete icon buttons of a table row, named after the row for screen readers. */
-export function RowActions({ name, onEdit, onDelete }: { name: string; onEdit?: () => void; onDelete?: () => void }) {
+/** The edit and delete icon buttons of a table row, named after the row for screen readers; `children` come first. */
+export function RowActions({ name, onEdit, onDelete, children }: { name: string; onEdit?: () => void; onDelete?: () => void; children?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <TableCell className="actions-col">
+      {children}
       {onEdit && (
         <button type="button" className="icon-btn" aria-label={`${t('common.edit')} ${name}`} onClick={onEdit}>
           <Icon name="edit" size={20} />

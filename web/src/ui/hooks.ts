@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { INFINITE_SCROLL_THRESHOLD_PX } from '@balcao/shared';
 
 export function useDebounced<T>(value: T, ms: number): T {
@@ -48,4 +48,21 @@ export function useInfiniteScroll({ hasMore, loading, more, watch }: { hasMore: 
     if (el && !loading && hasMore && el.scrollHeight <= el.clientHeight + INFINITE_SCROLL_THRESHOLD_PX) moreRef.current();
   }, [watch, loading, hasMore]);
   return { scroller, onScroll };
+}
+
+/** A popup (`box`) closes on a click outside it or on Escape while `open`. */
+export function useDismiss(box: RefObject<HTMLElement | null>, open: boolean, close: () => void) {
+  const closeRef = useRef(close);
+  closeRef.current = close;
+  useEffect(() => {
+    if (!open) return;
+    const outside = (e: MouseEvent) => box.current && !box.current.contains(e.target as Node) && closeRef.current();
+    const esc = (e: KeyboardEvent) => e.key === 'Escape' && closeRef.current();
+    document.addEventListener('mousedown', outside);
+    document.addEventListener('keydown', esc);
+    return () => {
+      document.removeEventListener('mousedown', outside);
+      document.removeEventListener('keydown', esc);
+    };
+  }, [open, box]);
 }

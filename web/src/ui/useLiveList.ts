@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { companyEvent, type CompanyEventKind } from '@balcao/shared';
 import { api } from '../api/http';
-import { toastError } from '../api/errors';
 import { realtime } from '../api/realtime';
 import { useAuth } from '../auth/AuthContext';
 import { useInfiniteScroll } from './hooks';
+import { useLoading } from './useLoad';
 
 export interface ListItem {
   id: number;
@@ -15,10 +15,25 @@ export interface ListItem {
 export type ListEvent<T> = { remove: number } | { item: T; created: boolean } | null;
 
 /** A late answer or event must not put back what a newer one replaced (a slow socket). */
-const older = (incoming: ListItem, known: ListItem) => !!incoming.updatedAt && !!known.updatedAt && incoming.updatedAt < known.updatedAt;
+export const older = (incoming: ListItem, known: ListItem) => !!incoming.updatedAt && !!known.updatedAt && incoming.updatedAt < known.updatedAt;
 
 /**
- * A paged admin list (users, tags, quick replies): pages loaded as the table scrolls near its end
+ * A page's rows merged into the list: page 1 brings each of its rows up to date (a newer version
+ * already listed wins) and keeps rows added meanwhile; a later page appends rows not listed yet.
+ */
+export function mergePage<T extends ListItem>(prev: T[], rows: T[], page: number): T[] {
+  const known = new Map(prev.map((x) => [x.id, x]));
+  const fresh = rows.map((x) => {
+    const k = known.get(x.id);
+    return k && older(x, k) ? k : x;
+  });
+  if (page > 1) return [...prev, ...fresh.filter((x) => !known.has(x.id))];
+  const freshIds = new Set(fresh.map((x) => x.id));
+  return [...prev.filter((x) => !freshIds.has(x.id)), ...fresh];
+}
+
+/**
+ * A paged admin list (users, tags, quick replies, companies): pages loaded as the table scrolls near its end
  * (spec: 100 px), a new search from page 1, rows kept current by the company's realtime events,
  * and a reload after a reconnect. Answers and events may land in any order; for each row the newer
  * version wins, and rows added meanwhile stay.
@@ -28,8 +43,9 @@ export function useLiveList<T extends ListItem>(opts: {
   /** The answer's array: `users`, `tags`, `records`, … */
   itemsKey: string;
   searchParam: string;
-  event: CompanyEventKind;
-  fromEvent: (data: any) => ListEvent<T>;
+  /** The company event that keeps the rows current (and a reload after a reconnect); none for lists without one. */
+  event?: CompanyEventKind;
+  fromEvent?: (data: any) => ListEvent<T>;
   /** Whether a row not on the page belongs to the current search (events add only those). */
   matches?: (item: T, searchParam: string) => boolean;
   /** Events add rows only on `create` (an update of a row not loaded is not this page's business). */
@@ -40,7 +56,6 @@ export function useLiveList<T extends ListItem>(opts: {
   const [items, setItems] = useState<T[]>([]);
   const [page, setPage] = useState(1);
   const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(false);
   const [reloadKey, setReloadKey] = useState(0);
   // The event handler lives as long as the socket subscription: it reads the current options.
   const current = useRef(opts);
@@ -51,31 +66,11 @@ export function useLiveList<T extends ListItem>(opts: {
     setPage(1);
   }, [searchParam, reloadKey]);
 
-  useEffect(() => {
-    let live = true;
-    setLoading(true);
-    api
-      .get<Record<string, unknown> & { hasMore: boolean }>(path, { query: { searchParam, pageNumber: page } })
-      .then((r) => {
-        if (!live) return;
-        const rows = (r[itemsKey] as T[] | undefined) ?? [];
-        setItems((prev) => {
-          const known = new Map(prev.map((x) => [x.id, x]));
-          const fresh = rows.map((x) => {
-            const k = known.get(x.id);
-            return k && older(x, k) ? k : x;
-          });
-          const freshIds = new Set(fresh.map((x) => x.id));
-          if (page === 1) return [...prev.filter((x) => !freshIds.has(x.id)), ...fresh];
-          return [...prev, ...fresh.filter((x) => !known.has(x.id))];
-        });
-        setHasMore(r.hasMore);
-      })
-      .catch((e) => live && toastError(e))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
+  const loading = useLoading(async (live) => {
+    const r = await api.get<Record<string, unknown> & { hasMore: boolean }>(path, { query: { searchParam, pageNumber: page } });
+    if (!live()) return;
+    setItems((prev) => mergePage(prev, (r[itemsKey] as T[] | undefined) ?? [], page));
+    setHasMore(r.hasMore);
   }, [path, itemsKey, searchParam, page, reloadKey]);
 
   const upsert = useCallback((item: T, addIfMissing = true) => {
@@ -86,10 +81,10 @@ export function useLiveList<T extends ListItem>(opts: {
   const removeById = useCallback((id: number) => setItems((l) => l.filter((x) => x.id !== id)), []);
 
   useEffect(() => {
-    if (!me) return;
+    if (!me || !event) return;
     const off = realtime.on(companyEvent(me.companyId, event), (data) => {
       const o = current.current;
-      const change = o.fromEvent(data);
+      const change = o.fromEvent?.(data);
       if (!change) return;
       if ('remove' in change) return removeById(change.remove);
       const belongs = (!o.addOnlyCreated || change.created) && (!o.matches || o.matches(change.item, o.searchParam));
@@ -106,3 +101,12 @@ export function useLiveList<T extends ListItem>(opts: {
 
   return { items, loading, hasMore, scroller, onScroll, upsert, removeById };
 }
+
+/**
+ * The usual shape of a list's event: `{action: 'delete', <idKey>}` removes a row, anything carrying
+ * `<itemKey>` is that row's newest version (`created` on `create`).
+ */
+export const recordEvent =
+  <T>(idKey: string, itemKey: string) =>
+  (data: any): ListEvent<T> =>
+    data?.action === 'delete' ? { remove: Number(data[idKey]) } : data?.[itemKey] ? { item: data[itemKey] as T, created: data.action === 'create' } : null;

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Flex, Loader, Text, TextField } from '@aws-amplify/ui-react';
 import { QRCodeSVG } from 'qrcode.react';
-import type { Connection, SessionStatus } from '@balcao/shared';
-import { api } from '../../api/http';
+import type { SessionStatus } from '@balcao/shared';
+import { connectionsApi } from '../../api/connections';
 import { realtime } from '../../api/realtime';
 import { ApiError } from '../../api/http';
 import { toastError } from '../../api/errors';
@@ -44,7 +44,7 @@ export default function QrDialog({ connectionId, onClose }: { connectionId: numb
     try {
       awaitingPairing.current = true;
       // POST (start over): with a running session, the host's newQr keeps the QR mode and ignores the number.
-      await api.post(`/whatsappsession/${connectionId}`, { pairingNumber });
+      await connectionsApi.tryAgain(connectionId, { pairingNumber });
     } catch (e) {
       const field = e instanceof ApiError ? e.body.fields?.find((f) => f.field === 'pairingNumber') : undefined;
       awaitingPairing.current = false;
@@ -60,8 +60,8 @@ export default function QrDialog({ connectionId, onClose }: { connectionId: numb
   useEffect(() => realtime.onReconnect(() => setReads((n) => n + 1)), []);
   useEffect(() => {
     let live = true;
-    api
-      .get<Connection>(`/whatsapp/${connectionId}`)
+    connectionsApi
+      .get(connectionId)
       .then((c) => {
         if (!live) return;
         if (user) mergeConnection(qc, user.companyId, c);

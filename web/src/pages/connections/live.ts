@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { companyEvent, CONNECTION_BADGE_DELAY_MS, type Connection } from '@balcao/shared';
-import { api } from '../../api/http';
+import { connectionsApi } from '../../api/connections';
 import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { needsAttention } from './badge';
@@ -35,7 +35,7 @@ export function useConnections(enabled = true) {
   const key = connectionsKey(companyId);
   const query = useQuery({
     queryKey: key,
-    queryFn: async () => keepShownQrCodes(qc.getQueryData<Connection[]>(key), await api.get<Connection[]>('/whatsapp', { query: { session: 0 } })),
+    queryFn: async () => keepShownQrCodes(qc.getQueryData<Connection[]>(key), await connectionsApi.list()),
     enabled: enabled && !!companyId,
   });
 

@@ -2,11 +2,10 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Flex, Text } from '@aws-amplify/ui-react';
 import { IMPORT_MAX_ROWS, parseContactsCsv, type ContactCsvRow } from '@balcao/shared';
-import { api } from '../../api/http';
+import { contactsApi } from '../../api/contacts';
 import { errorText } from '../../api/errors';
 import { translateMessage } from '../../i18n';
 import { Modal } from '../../ui/Modal';
-import type { ImportResult } from './types';
 
 interface Totals {
   created: number;
@@ -54,7 +53,7 @@ export default function ImportCsvDialog({ open, onClose, onDone }: { open: boole
       for (let start = 0; start < file.rows.length; start += IMPORT_MAX_ROWS) {
         if (stop.current) break;
         const chunk = file.rows.slice(start, start + IMPORT_MAX_ROWS);
-        const r = await api.post<ImportResult>('/contacts/importList', { contacts: chunk });
+        const r = await contactsApi.importList(chunk);
         sum.created += r.created;
         sum.updated += r.updated;
         sum.unchanged += r.unchanged;

@@ -2,9 +2,12 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Flex, Loader, TextField } from '@aws-amplify/ui-react';
 import { FORM_SUBMIT_DELAY_MS, MIN_USER_SEARCH_CHARS, SAME_ATTENDANT, SEARCH_DEBOUNCE_MS } from '@balcao/shared';
-import { api, ApiError } from '../../api/http';
+import { ApiError } from '../../api/http';
+import { contactsApi } from '../../api/contacts';
+import { usersApi } from '../../api/users';
 import { errorText, toastError } from '../../api/errors';
 import { translateMessage } from '../../i18n';
+import { DialogFooter } from '../../ui/DialogFooter';
 import { Modal } from '../../ui/Modal';
 import { delay } from '../../ui/form';
 import { useDebounced } from '../../ui/hooks';
@@ -33,8 +36,8 @@ function UserPicker({ label, value, onChange, error, testId }: { label: string; 
     }
     let live = true;
     setSearching(true);
-    api
-      .get<{ users: UserLite[] }>('/users', { query: { searchParam: term } })
+    usersApi
+      .search<UserLite>(term)
       .then((r) => live && setOptions(r.users ?? []))
       .catch((e) => live && toastError(e))
       .finally(() => live && setSearching(false));
@@ -107,7 +110,7 @@ export default function TransferContactsDialog({ open, onClose, onDone }: { open
     setBusy(true);
     await delay(FORM_SUBMIT_DELAY_MS);
     try {
-      const r = await api.post<{ transferred: number }>('/contacts/transferUser', { userIdSource: source!.id, userIdDestination: destination!.id });
+      const r = await contactsApi.transferUser(source!.id, destination!.id);
       toast.success(t('contacts.transferred', { count: r.transferred }));
       onDone();
       onClose();
@@ -147,12 +150,7 @@ export default function TransferContactsDialog({ open, onClose, onDone }: { open
             testId="transfer-destination"
           />
           {source && destination && source.id !== destination.id && <Alert variation="info">{t('contacts.transferHint', { from: source.name, to: destination.name })}</Alert>}
-          <Flex justifyContent="flex-end" gap="0.5rem">
-            <Button onClick={onClose}>{t('common.cancel')}</Button>
-            <Button type="submit" variation="primary" isLoading={busy} loadingText={t('contacts.transfer')}>
-              {t('contacts.transfer')}
-            </Button>
-          </Flex>
+          <DialogFooter onCancel={onClose} busy={busy} submitText={t('contacts.transfer')} busyText={t('contacts.transfer')} />
         </Flex>
       </form>
     </Modal>

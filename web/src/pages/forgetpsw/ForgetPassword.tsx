@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Button, Flex, PasswordField, Text, TextField } from '@aws-amplify/ui-react';
+import { Button, Flex, Text, TextField } from '@aws-amplify/ui-react';
 import { confirmResetPassword } from 'aws-amplify/auth';
 import { forgotPasswordEmailSchema, resetPasswordSchema } from '@balcao/shared';
 import { api, ApiError } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { toast } from '../../ui/toast';
-import { AuthCard } from '../../ui/AuthCard';
+import { AuthCard, AuthLinks, NewPasswordField } from '../../ui/AuthCard';
 import { fieldError, resolver } from '../../ui/form';
 
 interface Step1 {
@@ -79,36 +79,21 @@ export default function ForgetPassword() {
             <Text>{t('forgot.codeInfo', { email })}</Text>
             <TextField label={t('forgot.email')} value={email} isReadOnly name="email" />
             <TextField label={t('forgot.code')} autoComplete="one-time-code" inputMode="numeric" autoFocus {...step2.register('token')} hasError={!!e2.token} errorMessage={fieldError(e2.token)} />
-            <PasswordField
-              label={t('forgot.newPassword')}
-              autoComplete="new-password"
-              showPasswordButtonLabel={t('common.showPassword')}
-              {...step2.register('newPassword')}
-              hasError={!!e2.newPassword}
-              errorMessage={fieldError(e2.newPassword)}
-            />
-            <PasswordField
-              label={t('forgot.confirmPassword')}
-              autoComplete="new-password"
-              showPasswordButtonLabel={t('common.showPassword')}
-              {...step2.register('confirmPassword')}
-              hasError={!!e2.confirmPassword}
-              errorMessage={fieldError(e2.confirmPassword)}
-            />
+            <NewPasswordField label={t('forgot.newPassword')} {...step2.register('newPassword')} hasError={!!e2.newPassword} errorMessage={fieldError(e2.newPassword)} />
+            <NewPasswordField label={t('forgot.confirmPassword')} {...step2.register('confirmPassword')} hasError={!!e2.confirmPassword} errorMessage={fieldError(e2.confirmPassword)} />
             <Button type="submit" variation="primary" isLoading={step2.formState.isSubmitting}>
               {t('forgot.submit')}
             </Button>
           </Flex>
         </form>
       )}
-      <Flex justifyContent="space-between" wrap="wrap" gap="0.5rem" marginTop="1rem">
-        <RouterLink to="/login" className="text-link">
-          {t('forgot.toLogin')}
-        </RouterLink>
-        <RouterLink to="/signup" className="text-link">
-          {t('forgot.toSignup')}
-        </RouterLink>
-      </Flex>
+      <AuthLinks
+        links={[
+          ['/login', t('forgot.toLogin')],
+          ['/signup', t('forgot.toSignup')],
+        ]}
+        marginTop="1rem"
+      />
     </AuthCard>
   );
 }

@@ -1,11 +1,10 @@
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Flex, PasswordField, TextField } from '@aws-amplify/ui-react';
 import { LoginError, useAuth } from '../../auth/AuthContext';
 import { errorText } from '../../api/errors';
 import { translateMessage } from '../../i18n';
-import { AuthCard } from '../../ui/AuthCard';
+import { AuthCard, AuthLinks } from '../../ui/AuthCard';
 import { validateLogin, type LoginErrors, type LoginValues } from './validate';
 
 /**
@@ -84,14 +83,12 @@ export default function Login() {
           <Button type="submit" variation="primary" isLoading={submitting} loadingText={t('login.submit')}>
             {t('login.submit')}
           </Button>
-          <Flex justifyContent="space-between" wrap="wrap" gap="0.5rem">
-            <RouterLink to="/forgetpsw" className="text-link">
-              {t('login.forgot')}
-            </RouterLink>
-            <RouterLink to="/signup" className="text-link">
-              {t('login.signup')}
-            </RouterLink>
-          </Flex>
+          <AuthLinks
+            links={[
+              ['/forgetpsw', t('login.forgot')],
+              ['/signup', t('login.signup')],
+            ]}
+          />
         </Flex>
       </form>
     </AuthCard>

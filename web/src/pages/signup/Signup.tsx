@@ -2,12 +2,12 @@ import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Button, Flex, PasswordField, SelectField, TextField } from '@aws-amplify/ui-react';
+import { Button, Flex, SelectField, TextField } from '@aws-amplify/ui-react';
 import { signupSchema, type Plan } from '@balcao/shared';
 import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { toast } from '../../ui/toast';
-import { AuthCard } from '../../ui/AuthCard';
+import { AuthCard, NewPasswordField } from '../../ui/AuthCard';
 import { fieldError, resolver } from '../../ui/form';
 import { maskPhone } from '../../ui/phone';
 
@@ -75,10 +75,8 @@ export default function Signup() {
               />
             )}
           />
-          <PasswordField
+          <NewPasswordField
             label={t('signup.password')}
-            autoComplete="new-password"
-            showPasswordButtonLabel={t('common.showPassword')}
             {...register('password')}
             hasError={!!err.password}
             errorMessage={fieldError(err.password)}

@@ -1,14 +1,19 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, Button, Flex, SelectField } from '@aws-amplify/ui-react';
+import { Alert, Flex, SelectField } from '@aws-amplify/ui-react';
 import { FORM_SUBMIT_DELAY_MS, isAdminProfile, pickDefaultConnection, type User } from '@balcao/shared';
-import { api, ApiError } from '../../api/http';
+import { ApiError } from '../../api/http';
+import { connectionsApi } from '../../api/connections';
+import { contactsApi } from '../../api/contacts';
+import { ticketsApi } from '../../api/tickets';
 import { errorText, toastError } from '../../api/errors';
 import { translateMessage } from '../../i18n';
 import { ContactSearchField, MIN_CONTACT_SEARCH } from '../../ui/ContactSearchField';
+import { DialogFooter } from '../../ui/DialogFooter';
 import { Modal } from '../../ui/Modal';
 import { delay } from '../../ui/form';
-import type { Option } from './MultiSelect';
+import { useOptions } from '../../ui/useLoad';
+import type { Option } from '../../ui/MultiSelect';
 import type { ApiTicket } from './types';
 
 interface ContactLite {
@@ -46,28 +51,17 @@ export default function NewTicketDialog({
   const admin = isAdminProfile(user.profile) || !!user.super;
   const [contact, setContact] = useState<ContactLite | null>(initialContact ?? null);
   const [queueId, setQueueId] = useState<string>(queues.length === 1 ? String(queues[0]!.id) : '');
-  const [connections, setConnections] = useState<{ id: number; name: string; isDefault: boolean }[]>([]);
+  const connections = useOptions(connectionsApi.list, [], { onError: toastError });
   const [whatsappId, setWhatsappId] = useState<string>(user.whatsappId ? String(user.whatsappId) : '');
   const [errors, setErrors] = useState<{ contact?: string; queue?: string }>({});
   const [conflict, setConflict] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  useEffect(() => {
-    let live = true;
-    api
-      .get<{ id: number; name: string; isDefault: boolean }[]>('/whatsapp', { query: { session: 0 } })
-      .then((list) => live && setConnections(list.map((c) => ({ id: c.id, name: c.name, isDefault: c.isDefault }))))
-      .catch(toastError);
-    return () => {
-      live = false;
-    };
-  }, []);
-
   const createContact = async (value: string) => {
     if (!value) return;
     setBusy(true);
     try {
-      const c = await api.post<ContactLite>('/contacts', contactFromText(value));
+      const c: ContactLite = await contactsApi.create(contactFromText(value));
       setContact(c);
       setErrors((e) => ({ ...e, contact: undefined }));
     } catch (e) {
@@ -92,7 +86,7 @@ export default function NewTicketDialog({
     setBusy(true);
     await delay(FORM_SUBMIT_DELAY_MS);
     try {
-      const ticket = await api.post<ApiTicket>('/tickets', {
+      const ticket = await ticketsApi.create({
         contactId: contact!.id,
         queueId: queueId ? Number(queueId) : undefined,
         whatsappId: whatsappId ? Number(whatsappId) : undefined,
@@ -160,12 +154,7 @@ export default function NewTicketDialog({
               {conflict}
             </Alert>
           )}
-          <Flex justifyContent="flex-end" gap="0.5rem">
-            <Button onClick={onClose}>{t('common.cancel')}</Button>
-            <Button type="submit" variation="primary" isLoading={busy} loadingText={t('common.save')}>
-              {t('common.save')}
-            </Button>
-          </Flex>
+          <DialogFooter onCancel={onClose} busy={busy} busyText={t('common.save')} />
         </Flex>
       </form>
     </Modal>

@@ -9,7 +9,7 @@ import { realtime } from '../../api/realtime';
 import { useDebounced } from '../../ui/hooks';
 import { toast } from '../../ui/toast';
 import { readQueueSelection, saveQueueSelection, seesAllQueues, type ListSpec, type MainTab, type OpenSubTab } from './lists';
-import { MultiSelect, type Option } from './MultiSelect';
+import { MultiSelect, type Option } from '../../ui/MultiSelect';
 import { TicketIcon } from './icons';
 import { TicketList } from './TicketList';
 import type { ApiTicket, TagRef, TicketStatus } from './types';

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Flex, Text } from '@aws-amplify/ui-react';
+import { Text } from '@aws-amplify/ui-react';
 import { api, ApiError } from '../../../api/http';
 import { toastError } from '../../../api/errors';
+import { DialogFooter } from '../../../ui/DialogFooter';
 import { Modal } from '../../../ui/Modal';
+import { useBusy } from '../../../ui/useBusy';
 import type { ApiTicket, TagRef } from '../types';
 import { CIcon } from './icons';
 
@@ -44,25 +46,19 @@ function TagGroup({ kind, ticket, ids, resolved, onSaved }: { kind: Kind; ticket
   const current = resolved ?? (all ?? []).filter((x) => ids.includes(x.id));
   const [editing, setEditing] = useState(false);
   const [chosen, setChosen] = useState<Set<number>>(new Set());
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, run } = useBusy();
   const label = t(kind === 'ticket' ? 'ticket.ticketTags' : 'ticket.contactTags');
 
   const open = () => {
     setChosen(new Set(current.map((x) => x.id)));
     setEditing(true);
   };
-  const save = async () => {
-    setSaving(true);
-    try {
+  const save = () =>
+    run(async () => {
       await api.post('/tags/sync', { ticketId: ticket.id, tags: [...chosen].map((id) => ({ id })), type: kind });
       onSaved((all ?? []).filter((x) => chosen.has(x.id)));
       setEditing(false);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   return (
     <div className="tags-group" data-testid={`tags-${kind}`}>
@@ -99,12 +95,7 @@ function TagGroup({ kind, ticket, ids, resolved, onSaved }: { kind: Kind; ticket
             );
           })}
         </div>
-        <Flex justifyContent="flex-end" gap="0.5rem" marginTop="1rem">
-          <Button onClick={() => setEditing(false)}>{t('common.cancel')}</Button>
-          <Button variation="primary" isLoading={saving} onClick={() => void save()}>
-            {t('common.save')}
-          </Button>
-        </Flex>
+        <DialogFooter onCancel={() => setEditing(false)} busy={saving} marginTop="1rem" onSubmit={() => void save()} />
       </Modal>
     </div>
   );

@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Flex, Loader, SelectField, Text, TextField } from '@aws-amplify/ui-react';
+import { Flex, Loader, SelectField, Text, TextField } from '@aws-amplify/ui-react';
 import { SEARCH_DEBOUNCE_MS, type Queue } from '@balcao/shared';
 import { api } from '../../../api/http';
 import { toastError } from '../../../api/errors';
+import { ticketsApi } from '../../../api/tickets';
+import { DialogFooter } from '../../../ui/DialogFooter';
 import { Modal } from '../../../ui/Modal';
+import { useBusy } from '../../../ui/useBusy';
 import { useDebounced } from '../../../ui/hooks';
 import type { ApiTicket } from '../types';
 
@@ -39,7 +42,7 @@ export function TransferDialog({ ticket, open, onClose, onDone }: { ticket: ApiT
   const [users, setUsers] = useState<UserBrief[]>([]);
   const [userId, setUserId] = useState('');
   const [searching, setSearching] = useState(false);
-  const [saving, setSaving] = useState(false);
+  const { busy: saving, run } = useBusy();
   const [queueError, setQueueError] = useState(false);
 
   useEffect(() => {
@@ -91,19 +94,14 @@ export function TransferDialog({ ticket, open, onClose, onDone }: { ticket: ApiT
       setQueueError(true);
       return;
     }
-    setSaving(true);
-    try {
+    await run(async () => {
       const body: Record<string, unknown> = userId
         ? { queueId: Number(queueId), userId: Number(userId), status: 'open' }
         : { queueId: Number(queueId), userId: null, status: 'pending' };
       if (whatsappId && Number(whatsappId) !== ticket.whatsappId) body.whatsappId = Number(whatsappId);
-      const saved = await api.put<ApiTicket>(`/tickets/${ticket.id}`, body);
+      const saved = await ticketsApi.update(ticket.id, body);
       onDone(saved);
-    } catch (err) {
-      toastError(err);
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   return (
@@ -170,12 +168,7 @@ export function TransferDialog({ ticket, open, onClose, onDone }: { ticket: ApiT
           )}
           {!userId && <Text fontSize="0.85rem" color="font.secondary">{t('transfer.noUser')}</Text>}
         </Flex>
-        <Flex justifyContent="flex-end" gap="0.5rem" marginTop="1.25rem">
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variation="primary" isLoading={saving}>
-            {t('transfer.submit')}
-          </Button>
-        </Flex>
+        <DialogFooter onCancel={onClose} busy={saving} submitText={t('transfer.submit')} marginTop="1.25rem" />
       </form>
     </Modal>
   );
