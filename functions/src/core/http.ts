@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { MiddlewareObj } from '@middy/core';
+import { cleanupMiddlewares } from '@aws-lambda-powertools/commons';
 import Busboy from 'busboy';
 import { AppError } from '@balcao/shared';
 import { routes, routeKey, type RouteDef } from '../routes.js';
@@ -105,9 +106,13 @@ type RouterMiddleware = MiddlewareObj<RoutedEvent, ApiResult>;
 /** Finds the manifest route; an unknown route key answers 404 before anything else runs. */
 const routeMatch = (byKey: Map<string, RouteDef>): RouterMiddleware => ({
   name: 'routeMatch',
-  before: (request) => {
+  before: async (request) => {
     const route = byKey.get(request.event.routeKey);
-    if (!route) return json(404, { error: 'ERR_ROUTE_NOT_FOUND' });
+    if (!route) {
+      // An early answer skips the `after` steps: close the tracer's segment and the logger's keys.
+      await cleanupMiddlewares(request);
+      return json(404, { error: 'ERR_ROUTE_NOT_FOUND' });
+    }
     request.event.balcao = { route, body: {}, files: [] };
   },
 });
@@ -137,15 +142,17 @@ const errorAnswers = (): RouterMiddleware => ({
   onError: (request) => {
     const err = request.error;
     const route = request.event.routeKey;
+    // API Gateway's id, the one its access log shows, beside the Lambda request id of every line.
+    const apiRequestId = request.event.requestContext?.requestId;
     if (err instanceof AppError) {
       if (err.status >= 500) {
-        log.error('request failed', { err, route });
+        log.error('request failed', { err, route, apiRequestId });
         count('Errors');
       }
       request.response = json(err.status, err.toJSON());
       return;
     }
-    log.error('unhandled error', { err, route });
+    log.error('unhandled error', { err, route, apiRequestId });
     count('Errors');
     request.response = json(500, { error: 'ERR_INTERNAL' });
   },

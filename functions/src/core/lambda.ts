@@ -21,7 +21,9 @@ const flushMetrics = (): MiddlewareObj => {
  * line; keys added during the invocation are dropped at its end) and the metrics flush.
  */
 export function lambdaHandler<E, R>(handler: (event: E, context: Context) => Promise<R>) {
-  return middy<E, R>(handler)
+  // middy's early timeout (on by default) would answer 500 while the handler runs on and a worker's
+  // batch is retried beside it; Lambda's own timeout stops the environment instead.
+  return middy<E, R>(handler, { timeoutEarlyInMillis: 0 })
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(injectLambdaContext(log, { resetKeys: true }))
     .use(flushMetrics());

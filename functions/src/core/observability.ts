@@ -20,10 +20,24 @@ if (process.env.AWS_LAMBDA_MAX_CONCURRENCY !== undefined) await InvokeStore.getI
 /** Keys whose values never reach a log line, whatever object they sit in. */
 const SECRET_KEYS = new Set(['password', 'token', 'authorization', 'secret', 'apiKey', 'accessToken', 'refreshToken', 'idToken']);
 
+/**
+ * JSON.stringify turns an error with `toJSON` (our AppError) into its API answer before Powertools'
+ * own error formatting sees it: such errors are expanded here, on the object that holds them, so
+ * a 5xx keeps its name, message and stack in the log.
+ */
+function expandErrors(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || value instanceof Error) return value;
+  const entries = Object.entries(value);
+  if (!entries.some(([, v]) => v instanceof Error && typeof (v as { toJSON?: unknown }).toJSON === 'function')) return value;
+  return Object.fromEntries(
+    entries.map(([k, v]) => (v instanceof Error && 'toJSON' in v ? [k, { ...(v as { toJSON(): object }).toJSON(), name: v.name, message: v.message, stack: v.stack }] : [k, v])),
+  );
+}
+
 export const log = new Logger({
   serviceName: SERVICE,
   logLevel: env.logLevel.toUpperCase() as 'INFO',
-  jsonReplacerFn: (key, value) => (SECRET_KEYS.has(key) && value !== undefined ? '[redacted]' : value),
+  jsonReplacerFn: (key, value) => (SECRET_KEYS.has(key) && value !== undefined ? '[redacted]' : expandErrors(value)),
 });
 
 export const metrics = new Metrics({ namespace: 'Balcao', serviceName: SERVICE });

@@ -41,7 +41,7 @@ afterAll(() => {
 const lines = () => out.flatMap((c) => c.split('\n')).filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 const route = (method: RouteDef['method'], path: string): RouteDef => ({ method, path, handler: 'probe', auth: 'public' });
-const manifest = [route('GET', '/probe/ok'), route('POST', '/probe/echo'), route('GET', '/probe/invalid'), route('GET', '/probe/broken'), route('DELETE', '/probe/{id}')];
+const manifest = [route('GET', '/probe/slow'), route('GET', '/probe/unavailable'), route('GET', '/probe/ok'), route('POST', '/probe/echo'), route('GET', '/probe/invalid'), route('GET', '/probe/broken'), route('DELETE', '/probe/{id}')];
 
 function event(routeKey: string, body?: string, pathParameters?: Record<string, string>) {
   const [method, rawPath] = routeKey.split(' ');
@@ -76,6 +76,13 @@ function probeRouter() {
         throw new Error('database on fire');
       },
       'DELETE /probe/{id}': async () => undefined,
+      'GET /probe/slow': async () => {
+        await new Promise((r) => setTimeout(r, 80));
+        return { done: true };
+      },
+      'GET /probe/unavailable': async () => {
+        throw new AppError(503, 'ERR_SERVICE_UNAVAILABLE');
+      },
     },
     manifest,
   );
@@ -118,6 +125,21 @@ describe('the Lambda pipeline (middy + Powertools)', () => {
     expect(lines().find((l) => l._aws)).toMatchObject({ Errors: 1 });
     // The keys of one invocation do not reach the next one.
     expect(failure).not.toHaveProperty('companyId');
+  });
+
+  it("lets a handler run to Lambda's own timeout (no early 500 while the work goes on)", async () => {
+    const handler = probeRouter();
+    const ctx = { ...lambdaContext('balcao-http-probe', 'slow'), getRemainingTimeInMillis: () => 20 };
+    const out = await invokeLocally(ctx, (c) => handler(event('GET /probe/slow') as never, c as never));
+    expect(out).toMatchObject({ statusCode: 200, body: '{"done":true}' });
+  });
+
+  it('logs a 5xx refusal with its name, message and stack, and the API request id', async () => {
+    await call(probeRouter(), event('GET /probe/unavailable'), 'req-503');
+    const line = lines().find((l) => l.message === 'request failed') as { err: Record<string, string>; apiRequestId: string };
+    expect(line.err).toMatchObject({ error: 'ERR_SERVICE_UNAVAILABLE', message: expect.any(String) });
+    expect(line.err.stack).toContain('lambda-pipeline.test.ts');
+    expect(line.apiRequestId).toBe('r');
   });
 
   it('keeps the log keys of concurrent invocations apart', async () => {
