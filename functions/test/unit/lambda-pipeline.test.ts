@@ -81,7 +81,7 @@ function probeRouter() {
         return { done: true };
       },
       'GET /probe/unavailable': async () => {
-        throw new AppError(503, 'ERR_SERVICE_UNAVAILABLE');
+        throw new AppError(500, 'ERR_CREATING_MESSAGE');
       },
     },
     manifest,
@@ -137,7 +137,7 @@ describe('the Lambda pipeline (middy + Powertools)', () => {
   it('logs a 5xx refusal with its name, message and stack, and the API request id', async () => {
     await call(probeRouter(), event('GET /probe/unavailable'), 'req-503');
     const line = lines().find((l) => l.message === 'request failed') as { err: Record<string, string>; apiRequestId: string };
-    expect(line.err).toMatchObject({ error: 'ERR_SERVICE_UNAVAILABLE', message: expect.any(String) });
+    expect(line.err).toMatchObject({ error: 'ERR_CREATING_MESSAGE', message: expect.any(String) });
     expect(line.err.stack).toContain('lambda-pipeline.test.ts');
     expect(line.apiRequestId).toBe('r');
   });
