@@ -193,6 +193,31 @@ describe('session host commands', () => {
     expect(restarted.calls).toEqual(['start', 'newQr']);
   });
 
+  it('a second New QR sent after the first one’s fresh session started leaves it alone and tells its status again', async () => {
+    const { backend, providers, drained } = await setup();
+    providers.sandbox.connectOnStart = false;
+    backend.addConnection({ id: 5, companyId: 7, provider: 'sandbox', status: 'DISCONNECTED' });
+    // The first press starts a session with fresh credentials; it shows a QR.
+    backend.command({ type: 'newQr', companyId: 7, connectionId: 5 });
+    await waitFor(() => backend.sessionEvents(5).some((e) => e.status === 'qrcode'), 3000, 'a QR showing');
+    const fresh = providers.sandbox.of(5)!;
+    const reported = backend.sessionEvents(5).length;
+    // The second press reaches the host later (the API read a late DISCONNECTED and wrote OPENING):
+    // the QR on screen stays the one to scan, and its status is reported again over that OPENING.
+    await new Promise((r) => setTimeout(r, 5));
+    backend.command({ type: 'newQr', companyId: 7, connectionId: 5 });
+    await waitFor(drained, 3000);
+    expect(providers.sandbox.of(5)).toBe(fresh);
+    expect(fresh.calls).toEqual(['start']);
+    expect(backend.sessionEvents(5).slice(reported)).toEqual([expect.objectContaining({ status: 'qrcode' })]);
+    // Once linked, a New QR is a real one again (the API refuses it while connected; after a drop it is new).
+    await fresh.ctx.emit({ type: 'session', status: 'DISCONNECTED' });
+    await new Promise((r) => setTimeout(r, 5));
+    backend.command({ type: 'newQr', companyId: 7, connectionId: 5 });
+    await waitFor(drained, 3000);
+    expect(fresh.calls).toEqual(['start', 'newQr']);
+  });
+
   it('a start that failed is retried and "try again" starts it; a pairing code for another number restarts a waiting session', async () => {
     const { backend, providers, drained } = await setup();
     providers.sandbox.connectOnStart = false;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { NARROW, newContext, screenshot, signInUi, WIDE, saveDialog } from './support/browser.js';
+import { NARROW, newContext, realtimeOpen, saveDialog, screenshot, signInUi, WIDE } from './support/browser.js';
 import { browser, useBrowser, web } from './support/world.js';
 import { createUser, ownSuperUser, tenant, uniq, tenantAndOtherAdmin } from './support/stack.js';
 
@@ -74,7 +74,7 @@ describe('live updates', () => {
   it('shows a user created elsewhere without reloading', async () => {
     const page = await adminPage('/users');
     await page.locator('tr', { hasText: 'Outra Admin' }).waitFor();
-    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
+    await realtimeOpen(page);
     const email = `${uniq('live')}@empresa.test`;
     const res = await otherAdmin.api.post('/users', { name: 'Chegou Agora', email, password: 'Senha1234' });
     expect(res.status).toBeLessThan(300);
@@ -82,7 +82,7 @@ describe('live updates', () => {
 
     await page.goto(`${web()}/queues`);
     await page.getByRole('heading', { name: 'Filas & Chatbot' }).waitFor();
-    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
+    await realtimeOpen(page);
     const queueName = uniq('Ao vivo ');
     const q = await otherAdmin.api.post('/queue', { name: queueName, color: '#00897b', greetingMessage: 'Oi' });
     expect(q.status).toBeLessThan(300);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
+import { NARROW, newContext, realtimeOpen, screenshot, signInUi, WIDE } from './support/browser.js';
 import { browser, useBrowser, web } from './support/world.js';
 import { endpoints, tenant, uniq } from './support/stack.js';
 import { formatWhatsappNumber } from '../src/ui/phone.js';
@@ -227,11 +227,11 @@ describe('connections page', () => {
     await qr.getByTestId('qr-code').waitFor({ timeout: 15_000 });
 
     // The socket drops and opens again: the page reads its list again, the dialog its connection.
-    await page.locator('html[data-realtime="open"]').waitFor({ timeout: 15_000 });
+    await realtimeOpen(page, 15_000);
     const opened = sockets.length;
     await sockets[opened - 1].close();
     await expect.poll(() => sockets.length, { timeout: 20_000 }).toBeGreaterThan(opened);
-    await page.locator('html[data-realtime="open"]').waitFor({ timeout: 15_000 });
+    await realtimeOpen(page, 15_000);
     await page.waitForTimeout(1_500);
     expect(await qr.getByTestId('qr-code').count()).toBe(1);
     expect(await row.getAttribute('data-status')).toBe('qrcode');

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { NARROW, newContext, screenshot, signInUi, WIDE, saveDialog } from './support/browser.js';
+import { NARROW, newContext, realtimeOpen, saveDialog, screenshot, signInUi, WIDE } from './support/browser.js';
 import { browser, useBrowser, web } from './support/world.js';
 import { createUser, tenant, uniq, tenantAndOtherAdmin } from './support/stack.js';
 import { member, PASSWORD } from '../../functions/test/integration/client.js';
@@ -138,7 +138,7 @@ describe('tags page', { timeout: 150_000 }, () => {
     await page.goto(`${web()}/tags`);
     await page.getByRole('heading', { name: 'Tags' }).waitFor();
     // Events reach the page once its socket is open (a slow machine takes seconds after a reload).
-    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
+    await realtimeOpen(page);
     const name = uniq('Ao vivo ');
     const res = await otherAdmin.api.post('/tags', { name, color: '#00897b' });
     expect(res.status).toBe(201);
@@ -324,7 +324,7 @@ describe('quick replies page', { timeout: 150_000 }, () => {
     const page = await signedIn(agent);
     await page.goto(`${web()}/quick-messages`);
     await page.getByRole('heading', { name: 'Respostas Rápidas' }).waitFor();
-    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
+    await realtimeOpen(page);
     const code = uniq('aovivo');
     const res = await otherAdmin.api.post('/quick-messages', { shortcode: code, message: 'Chegou agora', geral: true });
     expect(res.status).toBe(201);

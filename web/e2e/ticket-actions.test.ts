@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
 import { PNG } from '../../functions/test/integration/messages-helpers.js';
-import { newContext, screenshot, signInUi } from './support/browser.js';
+import { newContext, realtimeOpen, screenshot, signInUi } from './support/browser.js';
 import { browser, company as t, connectedWorld, web, randomPhone } from './support/world.js';
 
 // Issue 4 §2 and §4 on the ticket screen, in Chromium against the real stack and the sandbox
@@ -237,6 +237,8 @@ describe('ticket screen actions', () => {
       await page.getByTestId('tickets-welcome').waitFor({ timeout: 20_000 });
       await page.getByTestId('subtab-pending').click();
       await rowOf(page).waitFor({ timeout: 20_000 });
+      // The socket's first open reloads the list: it must not happen after Beto's frames are held.
+      await realtimeOpen(page);
     }
     // Beto's screen lags behind; Ana accepts first.
     betoSocket.hold();
@@ -265,6 +267,7 @@ describe('ticket screen actions', () => {
       await page.goto(`${web()}/tickets/${second.uuid}`);
       await expect.poll(() => view(page).getAttribute('data-status'), { timeout: 20_000 }).toBe('pending');
       await bubble(page, 'meu caso').waitFor({ timeout: 20_000 });
+      await realtimeOpen(page);
     }
     betoSocket.hold();
     await view(anaPage).getByRole('button', { name: 'Aceitar' }).click();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyStackEnv, endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
 import { customer, waMessageId, world } from '../../functions/test/integration/tickets-helpers.js';
-import { newContext, screenshot, signInUi } from './support/browser.js';
+import { newContext, realtimeOpen, screenshot, signInUi } from './support/browser.js';
 import { browser, useBrowser, web } from './support/world.js';
 
 // Issue 4 §3: a long conversation stays light — only loaded pages exist, and the virtualizer keeps
@@ -166,7 +166,7 @@ describe('long conversation', () => {
     await page.goto(`${web()}/tickets/${ticketId}`);
     const list = page.getByTestId('message-list');
     await page.locator('.msg-text', { hasText: /^mensagem 60$/ }).waitFor({ timeout: 40_000 });
-    await page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout: 20_000 });
+    await realtimeOpen(page);
     await page.waitForTimeout(500);
 
     // The socket drops; once it is back the console reads the newest page again, held here for 3 s.

@@ -39,6 +39,8 @@ export interface SessionState {
   quiet: boolean;
   /** The last status the session reported (whether it is still starting, waiting for a scan, up…). */
   status?: SessionStatus;
+  /** That report itself, to tell it again when a repeated command overwrote the stored status. */
+  lastReport?: Extract<ProviderEvent, { type: 'session' }>;
 }
 
 /** Publishes one event for a connection: versioned, validated, grouped per chat, deduplicated by id. */
@@ -77,7 +79,10 @@ export function createContext(opts: {
     log,
     auth: backend.authStore(companyId, connectionId),
     async emit(event) {
-      if (event.type === 'session' && !state.quiet) state.status = event.status;
+      if (event.type === 'session' && !state.quiet) {
+        state.status = event.status;
+        state.lastReport = { ...event, eventId: undefined };
+      }
       if (state.quiet && event.type === 'session') {
         log.debug({ status: event.status }, 'session status while stopping not published');
         return;

@@ -36,6 +36,9 @@ type Outcome = 'done' | 'retry' | 'requeue';
 /** A session that is starting (nothing reported yet), waiting for the phone or connected: `start` leaves it as it is. */
 const isLive = (status: SessionStatus | undefined) => status === undefined || LIVE_SESSION_STATUSES.includes(status);
 
+/** Started and not linked yet: nothing reported, starting, showing a QR or a pairing code. */
+const isWaitingForScan = (status: SessionStatus | undefined) => status === undefined || (status !== 'CONNECTED' && LIVE_SESSION_STATUSES.includes(status));
+
 /** Errors the host reports on `sendResult` and RPC answers when a session cannot do the work. */
 export const NOT_CONNECTED = 'A conexão não está conectada';
 
@@ -177,6 +180,16 @@ export class ShardRunner {
     }
   }
 
+  /**
+   * A repeated command left the session as it is, but the API already wrote OPENING for it: the
+   * session's last report is told again so the stored status follows the session, not the press.
+   */
+  private async unchanged(slot: Slot, target: { companyId: number; connectionId: number }): Promise<Outcome> {
+    const report = slot.state?.lastReport;
+    if (report && !slot.state?.quiet) await publish(this.o.backend, target, report);
+    return 'done';
+  }
+
   /** Closes the socket without logging out; `handover` keeps its closing status from being published. */
   private async stopSession(slot: Slot, why: 'handover' | 'command'): Promise<void> {
     const session = slot.session;
@@ -265,7 +278,7 @@ export class ShardRunner {
         // that moment. A pairing code for a number the session does not pair with switches it.
         // A pairing code for another number than the running session's is a new request.
         const samePairing = !cmd.pairingNumber || cmd.pairingNumber === slot.pairingNumber;
-        if (slot.session && slot.startedAt >= sentAt && samePairing) return 'done';
+        if (slot.session && slot.startedAt >= sentAt && samePairing) return this.unchanged(slot, target);
         if (cmd.type === 'start' && samePairing && slot.session && isLive(slot.state?.status)) return 'done';
         const conn = await this.o.backend.getConnection(cmd.companyId, cmd.connectionId);
         if (!conn) return this.drop(log);
@@ -273,8 +286,11 @@ export class ShardRunner {
         return 'done';
       }
       case 'newQr': {
-        // Pressed twice: the fresh session the first one started is the new QR asked for.
-        if (slot.session && slot.freshAt >= sentAt) return 'done';
+        // Pressed twice: the fresh session the first one started is the new QR asked for, also when
+        // the second press was sent after it started (a late status of the logout before it let the
+        // API take the second press for a new one) as long as that session still waits for its scan.
+        const waitingFresh = slot.freshAt > 0 && isWaitingForScan(slot.state?.status);
+        if (slot.session && (slot.freshAt >= sentAt || waitingFresh)) return this.unchanged(slot, target);
         const conn = await this.o.backend.getConnection(cmd.companyId, cmd.connectionId);
         if (!conn) return this.drop(log);
         if (slot.session) {

@@ -43,6 +43,12 @@ export async function signInUi(page: Page, webUrl: string, email: string, passwo
   await page.getByTestId('greeting').waitFor({ timeout: 20_000 });
 }
 
+/**
+ * The console's realtime socket is open. Its first open reloads what the page shows, so a test
+ * that holds or counts frames waits for it first.
+ */
+export const realtimeOpen = (page: Page, timeout = 20_000) => page.locator('html[data-realtime="open"]').waitFor({ state: 'attached', timeout });
+
 export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.waitForTimeout(250);
