@@ -21,6 +21,18 @@ export default tseslint.config(
   ...boundary(['shared/**'], ['**/functions/**', '**/session-host/**', '**/web/**', '@balcao/functions*', '@balcao/session-host*', '@aws-sdk/*', 'The shared domain is pure: no platform code, no AWS SDK.']),
   ...boundary(['web/src/**'], ['**/functions/**', '**/session-host/**', '@balcao/functions*', '@balcao/session-host*', '@aws-sdk/*', 'The console talks to the platform over HTTP and WebSocket only; shared rules come from @balcao/shared.']),
   ...boundary(['functions/src/**'], ['**/session-host/**', '**/web/**', '**/infra/**', '@balcao/session-host*', 'The functions do not reach into the session host, the console or the infrastructure.']),
+  // Later entries replace the rule for their files, so the services' entry repeats the one above.
+  ...boundary(['functions/src/services/**'], [
+    '**/session-host/**',
+    '**/web/**',
+    '**/infra/**',
+    '@balcao/session-host*',
+    '@aws-sdk/client-*',
+    '@aws-sdk/s3-request-presigner',
+    '**/core/aws.js',
+    '**/core/aws-ports.js',
+    'Services reach the world through their ports (core/ports.ts: table, publisher, commands, jobs, media, clock, ids), never an SDK client; the document client commands (@aws-sdk/lib-dynamodb) are the table port\'s language. Nor do they reach into the session host, the console or the infrastructure.',
+  ]),
 );
 
 /** Files matching `files` may not import what `patterns` names (the last entry is the message). */

@@ -75,3 +75,76 @@ export interface ApiMessage extends MessageFields {
   /** The agent who sent it, when one did. */
   user: { id: number; name: string } | null;
 }
+
+/** A contact's own fields, as stored (functions' `ContactItem` adds its keys) and as answered. */
+export interface ContactFields {
+  id: number;
+  companyId: number;
+  name: string;
+  number: string;
+  lid: string | null;
+  email: string;
+  isGroup: boolean;
+  profilePicUrl: string | null;
+  extraInfo: { name: string; value: string }[];
+  /** Denormalised contact tags (kept with the tag links). */
+  tagIds: number[];
+  userId: number | null;
+  disableBot: boolean;
+  /** The connection it first wrote through. */
+  whatsappId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A contact as the contacts API and its events answer it: with its tags' names and colours. */
+export interface ApiContact extends ContactFields {
+  tags?: TagRef[];
+}
+
+/** A tag's own fields, as stored (`TagItem` adds its keys and delete flag) and as answered. */
+export interface TagFields {
+  id: number;
+  companyId: number;
+  name: string;
+  color: string;
+  type: 'ticket' | 'contact';
+  kanban: 0 | 1;
+  userId: number | null;
+  ticketsCount: number;
+  contactsCount: number;
+  /** Goes up with every change of the counts: a late `counts` event never replaces newer ones. */
+  countsVersion?: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ApiTag extends TagFields {
+  countsVersion: number;
+}
+
+/** The counts of one tag as the `counts` event carries them. */
+export type TagCounts = Pick<ApiTag, 'id' | 'ticketsCount' | 'contactsCount' | 'countsVersion'>;
+
+/** A quick reply's own fields, as stored (`QuickMessageItem` adds its keys and file key). */
+export interface QuickMessageFields {
+  id: number;
+  companyId: number;
+  userId: number;
+  shortcode: string;
+  message: string;
+  geral: boolean;
+  status: boolean;
+  isMedia: boolean;
+  /** The stored file's name (spaces as underscores) and the name the user gave it. */
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaType: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A quick reply as `GET /quick-messages` answers it: the file as a short-lived URL. */
+export interface ApiQuickMessage extends QuickMessageFields {
+  mediaUrl: string | null;
+}

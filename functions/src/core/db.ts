@@ -8,7 +8,9 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { dynamo, queryDirect } from './aws.js';
+// The AWS adapters are the ports outside `withPorts` (the unit tests run against in-memory ones).
+import './aws-ports.js';
+import { table as tablePort } from './ports.js';
 import type { DirectQueryInput } from './direct-query.js';
 import { env } from './env.js';
 import { keys } from '../table/keys.js';
@@ -36,7 +38,7 @@ export function prefixCondition(pkName: string, pk: string, skName: string, pref
 }
 
 export async function getItem<T = Item>(key: Key, consistent = false): Promise<T | undefined> {
-  const out = await dynamo().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: consistent }));
+  const out = await tablePort().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: consistent }));
   return out.Item as T | undefined;
 }
 
@@ -46,7 +48,7 @@ export async function batchGet<T = Item>(keyList: Key[]): Promise<T[]> {
   for (let i = 0; i < unique.length; i += 100) {
     let request: Record<string, { Keys: Key[] }> | undefined = { [table()]: { Keys: unique.slice(i, i + 100) } };
     for (let attempt = 0; request && Object.keys(request).length && attempt < 8; attempt++) {
-      const out = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+      const out = await tablePort().send(new BatchGetCommand({ RequestItems: request }));
       found.push(...((out.Responses?.[table()] ?? []) as T[]));
       request = out.UnprocessedKeys as typeof request;
       if (request && Object.keys(request).length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
@@ -56,13 +58,13 @@ export async function batchGet<T = Item>(keyList: Key[]): Promise<T[]> {
 }
 
 export async function putItem(item: object, condition?: string, names?: Record<string, string>, values?: Record<string, unknown>): Promise<void> {
-  await dynamo().send(
+  await tablePort().send(
     new PutCommand({ TableName: table(), Item: item as Item, ConditionExpression: condition, ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
   );
 }
 
 export async function deleteItem(key: Key): Promise<void> {
-  await dynamo().send(new DeleteCommand({ TableName: table(), Key: key }));
+  await tablePort().send(new DeleteCommand({ TableName: table(), Key: key }));
 }
 
 /** Sets the given attributes (undefined values are skipped); returns the new item. */
@@ -86,7 +88,7 @@ export async function updateItem<T = Item>(
   });
   let expr = parts.length ? `SET ${parts.join(', ')}` : '';
   if (removes.length) expr += ` REMOVE ${removes.join(', ')}`;
-  const out = await dynamo().send(
+  const out = await tablePort().send(
     new UpdateCommand({
       TableName: table(),
       Key: key,
@@ -105,7 +107,7 @@ export async function queryAll<T = Item>(pk: string, prefix?: string, extra: Par
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await queryDirect({
+    const out = await tablePort().query({
       TableName: table(),
       ...prefixCondition('PK', pk, 'SK', prefix),
       ExclusiveStartKey: start,
@@ -122,7 +124,7 @@ export async function queryIndexAll<T = Item>(index: 'GSI1' | 'GSI2' | 'GSI3', p
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await queryDirect({
+    const out = await tablePort().query({
       TableName: table(),
       IndexName: index,
       KeyConditionExpression: `${index}PK = :pk`,
@@ -141,7 +143,7 @@ export async function queryIndexAll<T = Item>(index: 'GSI1' | 'GSI2' | 'GSI3', p
  */
 export async function transact(items: TransactItem[], onConditionFailed?: (index: number) => Error | undefined): Promise<void> {
   try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    await tablePort().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {
     if (err instanceof TransactionCanceledException && onConditionFailed) {
       const reasons = err.CancellationReasons ?? [];
@@ -156,6 +158,9 @@ export async function transact(items: TransactItem[], onConditionFailed?: (index
 }
 
 export const isConditionFailure = (err: unknown) => err instanceof ConditionalCheckFailedException;
+
+/** A transaction refused as a whole (a failed condition or a conflict with another one). */
+export const isTransactionCanceled = (err: unknown) => err instanceof TransactionCanceledException;
 
 /**
  * A transaction cancelled only because another one held one of its items at that moment (no
@@ -172,7 +177,7 @@ export const conflictPause = (attempt: number) => new Promise((r) => setTimeout(
 /** Allocates the next id of an entity within a company (or globally with companyId 0). */
 export async function nextId(companyId: number, entity: string): Promise<number> {
   const key = companyId === 0 ? keys.globalCounter(entity) : keys.counter(companyId, entity);
-  const out = await dynamo().send(
+  const out = await tablePort().send(
     new UpdateCommand({
       TableName: table(),
       Key: key,

@@ -1,8 +1,6 @@
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { toQueueBody, type RealtimeMessage } from '@balcao/shared';
-import { sqsClient } from './aws.js';
-import { env } from './env.js';
+import type { RealtimeMessage } from '@balcao/shared';
 import { log } from './observability.js';
+import { ports } from './ports.js';
 
 /**
  * Domain code publishes events here; the fan-out worker delivers them to the sockets that may see
@@ -11,18 +9,10 @@ import { log } from './observability.js';
  */
 export async function publish(messages: RealtimeMessage | RealtimeMessage[]): Promise<void> {
   const list = Array.isArray(messages) ? messages : [messages];
-  for (let i = 0; i < list.length; i += 10) {
-    const batch = list.slice(i, i + 10);
-    try {
-      const out = await sqsClient().send(
-        new SendMessageBatchCommand({
-          QueueUrl: env.realtimeQueueUrl,
-          Entries: batch.map((m, j) => ({ Id: String(j), MessageBody: toQueueBody(m) })),
-        }),
-      );
-      if (out.Failed?.length) log.warn('realtime publish partially failed', { failed: out.Failed });
-    } catch (err) {
-      log.warn('realtime publish failed', { err, events: batch.map((m) => m.event) });
-    }
+  if (!list.length) return;
+  try {
+    await ports().publisher.publish(list);
+  } catch (err) {
+    log.warn('realtime publish failed', { err, events: list.map((m) => m.event) });
   }
 }

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { AppError, type RpcAnswer } from '@balcao/shared';
 import { getItem, putItem } from './db.js';
 import { sendCommand } from './commands.js';
 import { keys } from '../table/keys.js';
+import { uuid } from './ports.js';
 
 type Call = { op: 'checkNumber'; number: string } | { op: 'addressBook'; after?: string; limit?: number };
 
@@ -12,7 +12,7 @@ type Call = { op: 'checkNumber'; number: string } | { op: 'addressBook'; after?:
  * shard's command queue, the answer comes back as an item with a short TTL.
  */
 export async function askSessionHost(companyId: number, connectionId: number, call: Call, timeoutMs = 10_000): Promise<RpcAnswer> {
-  const rpcId = randomUUID();
+  const rpcId = uuid();
   const key = keys.rpc(rpcId);
   await putItem({ ...key, entity: 'rpc', status: 'pending', ttl: Math.floor(Date.now() / 1000) + 600 });
   await sendCommand({ type: 'rpc', companyId, connectionId, rpcId, call });

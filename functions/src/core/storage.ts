@@ -1,8 +1,5 @@
-import { PutObjectCommand, DeleteObjectCommand, GetObjectCommand } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { AppError } from '@balcao/shared';
-import { s3Client } from './aws.js';
-import { env } from './env.js';
+import { ports } from './ports.js';
 
 /** Media in S3 under the company's prefix; the API hands out short-lived URLs (server-behaviour §7). */
 export const IMAGE_TYPES: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
@@ -23,14 +20,8 @@ export function assertImage(data: Buffer, field: string, maxBytes = 5 * 1024 * 1
   return type;
 }
 
-export async function putObject(key: string, data: Buffer, contentType: string): Promise<void> {
-  await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, Body: data, ContentType: contentType }));
-}
+export const putObject = (key: string, data: Buffer, contentType: string): Promise<void> => ports().media.put(key, data, contentType);
 
-export async function deleteObject(key: string): Promise<void> {
-  await s3Client().send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: key }));
-}
+export const deleteObject = (key: string): Promise<void> => ports().media.remove(key);
 
-export async function readUrl(key: string, expiresIn = 3600): Promise<string> {
-  return getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }), { expiresIn });
-}
+export const readUrl = (key: string, expiresIn = 3600): Promise<string> => ports().media.readUrl(key, expiresIn);

@@ -11,6 +11,7 @@ import { listSettings } from './settings.js';
 import { toApiCompany } from './companies.js';
 import { toPlan } from './plans.js';
 import { type UserItem } from '../table/items.js';
+import { nowIso } from '../core/ports.js';
 
 /** The signed-in user with the company, its plan and settings (what the console keeps). */
 export async function currentUser(user: UserItem): Promise<User> {
@@ -52,7 +53,7 @@ export async function login(body: Record<string, unknown>, bearerToken?: string)
 
   const session = sessionOf(claims);
   const previous = user.session;
-  const now = new Date().toISOString();
+  const now = nowIso();
   const updated = await updateItem<UserItem>(keys.user(user.companyId, user.id), {
     session: { ...session, startedAt: now },
     online: true,
@@ -80,7 +81,7 @@ export async function login(body: Record<string, unknown>, bearerToken?: string)
 
 /** Ends the session: its tokens stop working and the user shows offline. */
 export async function logout(identity: Identity): Promise<void> {
-  const now = new Date().toISOString();
+  const now = nowIso();
   await updateItem(keys.user(identity.companyId, identity.userId), { online: false, updatedAt: now }, { remove: ['session', 'GSI2PK', 'GSI2SK'] });
   const user = await getItem<UserItem>(keys.user(identity.companyId, identity.userId));
   if (user) {

@@ -14,6 +14,7 @@ import { defaultSettingItems, listSettings } from './settings.js';
 import { getPlan, toPlan } from './plans.js';
 import { createUser, removeUserRecords } from './users.js';
 import { type CompanyItem, type UserItem } from '../table/items.js';
+import { nowIso } from '../core/ports.js';
 
 const emailTaken = () =>
   new AppError(409, 'ERR_COMPANY_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_COMPANY_EMAIL_ALREADY_EXISTS' }] });
@@ -57,7 +58,7 @@ export async function createCompany(input: unknown, opts: CreateCompanyOptions =
     throw new AppError(409, 'ERR_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_EMAIL_ALREADY_EXISTS' }] });
   }
   const id = await nextId(0, 'company');
-  const now = new Date().toISOString();
+  const now = nowIso();
   const item: CompanyItem = {
     ...keys.company(id),
     entity: 'company',
@@ -131,7 +132,7 @@ export async function updateCompany(id: number, input: unknown): Promise<Company
       throw new AppError(400, 'ERR_NO_PLAN_FOUND', { fields: [{ field: 'planId', message: 'ERR_NO_PLAN_FOUND' }] });
     });
   }
-  const now = new Date().toISOString();
+  const now = nowIso();
   if (data.email && data.email !== current.email) {
     await transact(
       [

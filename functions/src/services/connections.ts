@@ -28,6 +28,7 @@ import { SHARDS } from '../workers/manifest.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import { forgetTicketRef } from './ref-cache.js';
 import { type CompanyItem, type ConnectionItem, type PlanItem, type QueueItem } from '../table/items.js';
+import { nowIso } from '../core/ports.js';
 
 
 export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
@@ -106,7 +107,7 @@ export async function createConnection(companyId: number, input: unknown): Promi
   // Platform-wide ids: the session host and the sandbox name a connection without its company.
   const id = await nextId(0, 'whatsapp');
   const shard = shardOf(id, SHARDS);
-  const now = new Date().toISOString();
+  const now = nowIso();
   const hash = data.token?.trim() ? tokenHash(data.token.trim()) : null;
   const item: ConnectionItem = {
     ...connectionKey(companyId, id),
@@ -172,7 +173,7 @@ export async function updateConnection(companyId: number, id: number, input: unk
   if (data.isDefault === false && current.isDefault) {
     throw new AppError(400, 'ERR_NO_OTHER_WHATSAPP', { fields: [{ field: 'isDefault', message: 'ERR_NO_OTHER_WHATSAPP' }] });
   }
-  const now = new Date().toISOString();
+  const now = nowIso();
   const newHash = data.token?.trim() ? tokenHash(data.token.trim()) : undefined;
   const { token: _token, queueIds: _q, ...fields } = data;
   // Only the edited settings are written: the session host updates status and QR of the same item
@@ -287,7 +288,7 @@ export async function sessionAction(
     try {
       updated = await updateItem<ConnectionItem>(
         connectionKey(companyId, id),
-        { status, qrcode: '', retries: action === 'logout' ? current.retries : 0, updatedAt: new Date().toISOString() },
+        { status, qrcode: '', retries: action === 'logout' ? current.retries : 0, updatedAt: nowIso() },
         { condition: 'attribute_exists(PK) AND #st = :read', values: { ':read': current.status }, names: { '#st': 'status' } },
       );
     } catch (err) {

@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError, IMPORT_MAX_ROWS, addressBookPage, companyEvent, contactImportRowSchema, contactImportSchema, parseOrThrow, type ContactImportRow } from '@balcao/shared';
-import { dynamo } from '../core/aws.js';
+import { nowIso, table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { log } from '../core/observability.js';
-import { batchGet, getItem, transact, tx, updateItem, type TransactItem } from '../core/db.js';
+import { batchGet, getItem, transact, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import { connectionKey, contactKey, contactsIndexKeys, keys, numberMarker } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { askSessionHost } from '../core/rpc.js';
@@ -59,7 +59,7 @@ function rowsOf(body: Record<string, unknown>): unknown[] {
 
 /** Reserves `n` consecutive ids with one counter update. */
 async function reserveIds(companyId: number, n: number): Promise<number> {
-  const out = await dynamo().send(
+  const out = await table().send(
     new UpdateCommand({
       TableName: env.tableName,
       Key: keys.counter(companyId, 'contact'),
@@ -123,7 +123,7 @@ async function createOne(writes: TransactItem[]): Promise<boolean> {
       await transact(writes);
       return true;
     } catch (err) {
-      if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+      if (!isTransactionCanceled(err)) throw err;
       const codes = cancelReasons(err);
       if (codes[0] === 'ConditionalCheckFailed') return false;
       if (!codes.includes('TransactionConflict') || attempt >= 6) throw err;
@@ -163,7 +163,7 @@ async function importRows(companyId: number, raw: unknown[], whatsappId: number 
     seen.add(parsed.data.number);
     valid.push({ row, data: parsed.data });
   });
-  const now = new Date().toISOString();
+  const now = nowIso();
   const phases: Record<string, number> = {};
   let mark = Date.now();
   const lap = (phase: string) => {
@@ -241,7 +241,7 @@ async function importRows(companyId: number, raw: unknown[], whatsappId: number 
           await transact(group.flatMap((g) => g.writes));
           for (const { r, c } of group) created(r, c);
         } catch (err) {
-          if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+          if (!isTransactionCanceled(err)) throw err;
           // A number of the group appeared meanwhile (a message, another import): one by one.
           for (const { r, c, writes } of group) {
             if (await createOne(writes)) {

@@ -1,5 +1,5 @@
 import { AppError, CONTACTS_EXPORT_PAGE, CONTACTS_PAGE, contactExportQuerySchema, contactListQuerySchema, parseOrThrow } from '@balcao/shared';
-import { queryDirect } from '../core/aws.js';
+import { table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { batchGet, getItem, prefixCondition } from '../core/db.js';
 import { contactAttendantPartition, contactKey, contactPkPrefix, contactsPartition, keys, tagKey, tagLinkPrefix } from '../table/keys.js';
@@ -25,7 +25,7 @@ export async function queryPartition(index: 'GSI1' | 'GSI3' | undefined, pk: str
   const keyName = index ? `${index}PK` : 'PK';
   const skName = index ? `${index}SK` : 'SK';
   do {
-    const page = await queryDirect({
+    const page = await table().query({
       TableName: env.tableName,
       IndexName: index,
       ...prefixCondition(keyName, pk, skName, prefix),
@@ -152,7 +152,7 @@ function decodeCursor(raw: string | undefined, fits: (c: ExportCursor) => boolea
 async function queryPage(index: 'GSI1' | 'GSI3' | undefined, pk: string, limit: number, start?: Record<string, string>, prefix?: string) {
   const keyName = index ? `${index}PK` : 'PK';
   const skName = index ? `${index}SK` : 'SK';
-  const out = await queryDirect({
+  const out = await table().query({
     TableName: env.tableName,
     IndexName: index,
     ...prefixCondition(keyName, pk, skName, prefix),

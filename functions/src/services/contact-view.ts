@@ -1,5 +1,5 @@
 import { getItem, isConditionFailure, queryAll } from '../core/db.js';
-import { dynamo } from '../core/aws.js';
+import { table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { pool } from './search-index.js';
@@ -20,7 +20,7 @@ const FAN_OUT = 8;
  */
 async function writeView(companyId: number, ticketId: number, view: ContactView, onlyMissing = false): Promise<boolean> {
   try {
-    await dynamo().send(
+    await table().send(
       new UpdateCommand({
         TableName: env.tableName,
         Key: ticketKey(companyId, ticketId),

@@ -10,7 +10,7 @@ import {
   type Peer,
 } from '@balcao/shared';
 import { env } from '../core/env.js';
-import { batchGet, getItem, nextId, transact, tx, updateItem, type TransactItem } from '../core/db.js';
+import { batchGet, getItem, nextId, transact, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import {
   connectionKey,
   contactAttendantKeys,
@@ -32,6 +32,7 @@ import { listConnectionItems } from './connections.js';
 
 import { refreshContactViews } from './contact-view.js';
 import { type ConnectionItem, type ContactItem, contactViewOf, sameContactView, type UserItem } from '../table/items.js';
+import { nowIso } from '../core/ports.js';
 
 
 /** The company's contact total (spec's `count`), kept in the usage item with every create/delete. */
@@ -61,7 +62,7 @@ async function byMarker(marker: { PK: string; SK: string }, companyId: number) {
 async function renameFromWhatsApp(companyId: number, contact: ContactItem, set: Partial<ContactItem>): Promise<ContactItem | undefined> {
   if (set.name) await indexContact(companyId, contact, { id: contact.id, name: set.name, number: contact.number });
   try {
-    return await updateItem<ContactItem>(contactKey(companyId, contact.id), { ...set, updatedAt: new Date().toISOString() }, {
+    return await updateItem<ContactItem>(contactKey(companyId, contact.id), { ...set, updatedAt: nowIso() }, {
       condition: 'attribute_exists(PK) AND #n = :oldName',
       names: { '#n': 'name' },
       values: { ':oldName': contact.name },
@@ -104,7 +105,7 @@ export async function findOrCreateContact(companyId: number, peer: Peer, opts: {
   }
   if (!identity) throw new AppError(400, 'ERR_NO_CONTACT_FOUND', { message: 'A mensagem não identifica o número do contato' });
   const id = await nextId(companyId, 'contact');
-  const now = new Date().toISOString();
+  const now = nowIso();
   const name = (peer.groupId ? peer.name : opts.pushName)?.trim() || identity;
   const item: ContactItem = {
     ...contactKey(companyId, id),
@@ -181,7 +182,7 @@ export async function createContact(identity: Identity, input: unknown): Promise
   await assertContactTags(companyId, tagIds, 'contact');
   if (await getItem(numberMarker(companyId, data.number))) throw duplicated();
   const id = await nextId(companyId, 'contact');
-  const now = new Date().toISOString();
+  const now = nowIso();
   const userId = data.userId ?? null;
   const item: ContactItem = {
     ...contactKey(companyId, id),
@@ -243,7 +244,7 @@ export async function updateContact(identity: Identity, id: number, input: unkno
       tagIds: after,
       ...contactsIndexKeys(companyId, name, id),
       ...contactAttendantKeys(companyId, userId, name, id),
-      updatedAt: new Date().toISOString(),
+      updatedAt: nowIso(),
     };
     const items: TransactItem[] = [];
     const numberChanged = number !== c.number;
@@ -275,7 +276,7 @@ export async function updateContact(identity: Identity, id: number, input: unkno
       return next;
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+      if (!isTransactionCanceled(err)) throw err;
       await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
     }
   }
@@ -342,7 +343,7 @@ export async function transferContacts(identity: Identity, input: unknown) {
       try {
         const updated = await updateItem<ContactItem>(
           contactKey(companyId, c.id),
-          { userId: dst.id, ...contactAttendantKeys(companyId, dst.id, c.name, c.id), updatedAt: new Date().toISOString() },
+          { userId: dst.id, ...contactAttendantKeys(companyId, dst.id, c.name, c.id), updatedAt: nowIso() },
           { condition: 'attribute_exists(PK) AND userId = :src', values: { ':src': src.id } },
         );
         transferred++;

@@ -1,5 +1,5 @@
 import { AppError, canSeeTicket } from '@balcao/shared';
-import { queryDirect } from '../core/aws.js';
+import { table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import type { Identity } from '../core/identity.js';
 import { senderNames, toApiMessage } from './messages.js';
@@ -27,7 +27,7 @@ export async function messagesPage(ticket: TicketItem, pageNumber: number) {
   const high = ticket.lastSeq - (pageNumber - 1) * MESSAGES_PAGE;
   if (high < 1) return { messages: [], count: ticket.lastSeq, hasMore: false };
   const low = Math.max(1, high - MESSAGES_PAGE + 1);
-  const out = await queryDirect({
+  const out = await table().query({
     TableName: env.tableName,
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
     ExpressionAttributeValues: { ':pk': ticket.PK, ':lo': messageSk(low), ':hi': messageSk(high) },
@@ -54,7 +54,7 @@ export async function searchMessages(ticket: TicketItem, term: string, before?: 
   let read = 0;
   while (high >= 1 && found.length < MESSAGES_PAGE && read < SEARCH_MAX_READ) {
     const low = Math.max(1, high - SEARCH_STEP + 1);
-    const out = await queryDirect({
+    const out = await table().query({
       TableName: env.tableName,
       KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
       ExpressionAttributeValues: { ':pk': ticket.PK, ':lo': messageSk(low), ':hi': messageSk(high) },

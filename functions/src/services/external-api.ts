@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { AppError, isPastDue, type MediaType } from '@balcao/shared';
 import { getItem, isConditionFailure } from '../core/db.js';
-import { dynamo } from '../core/aws.js';
+import { nowMs, table, uuid } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../table/keys.js';
@@ -19,9 +18,9 @@ export const EXTERNAL_API_RATE_PER_MINUTE = 60;
 const MAX_MEDIA_BYTES = 4 * 1024 * 1024;
 
 async function takeRateSlot(connectionId: number) {
-  const minute = Math.floor(Date.now() / 60_000);
+  const minute = Math.floor(nowMs() / 60_000);
   try {
-    await dynamo().send(
+    await table().send(
       new UpdateCommand({
         TableName: env.tableName,
         Key: keys.externalApiRate(connectionId, minute),
@@ -76,7 +75,7 @@ export async function sendFromExternalApi(token: string | undefined, body: Recor
     let current = ticket;
     for (const [i, f] of medias.entries()) {
       const ext = (f.fileName.split('.').pop() ?? 'bin').replace(/[^a-z0-9]/gi, '').slice(0, 8) || 'bin';
-      const key = `c/${connection.companyId}/media/${connection.id}/${randomUUID()}.${ext}`;
+      const key = `c/${connection.companyId}/media/${connection.id}/${uuid()}.${ext}`;
       await putObject(key, f.data, f.mimeType || 'application/octet-stream');
       const sent = await sendInTicket(current, {
         // The caption goes with the first file.

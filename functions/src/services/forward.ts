@@ -1,5 +1,5 @@
 import { AppError, forwardSchema, parseOrThrow } from '@balcao/shared';
-import { getItem, transact, tx } from '../core/db.js';
+import { getItem, isConditionFailure, isTransactionCanceled, transact, tx } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
 import { visibleMessage } from './message-actions.js';
 import { sendInTicket, type OutgoingMessage } from './outbound.js';
@@ -8,6 +8,7 @@ import { counterDeltas } from './ticket-counters.js';
 import { findOrCreateTicket, getTicketItem } from './tickets.js';
 import { connectionKey, contactKey, ticketIndexKeys, ticketKey } from '../table/keys.js';
 import { type ConnectionItem, type ContactItem, type MessageItem, ticketGuard, type TicketItem } from '../table/items.js';
+import { nowMs } from '../core/ports.js';
 
 /**
  * `POST /forward` (spec 001 §7, server-behaviour §7): copies messages into another contact's
@@ -58,7 +59,7 @@ async function ticketForForward(identity: Identity, contact: ContactItem, connec
   for (let attempt = 0; attempt < 8; attempt++) {
     // Someone else (an agent, or the contact's own message) moved it meanwhile: use it as it is.
     if (current.status !== 'pending' || current.userId) return current;
-    const now = new Date(Math.max(Date.now(), Date.parse(current.updatedAt) + 1)).toISOString();
+    const now = new Date(Math.max(nowMs(), Date.parse(current.updatedAt) + 1)).toISOString();
     const guard = ticketGuard(current);
     const next: TicketItem = {
       ...current,
@@ -75,8 +76,7 @@ async function ticketForForward(identity: Identity, contact: ContactItem, connec
       await publishTicketChange(next, 'update', current);
       return next;
     } catch (err) {
-      const name = (err as { name?: string }).name;
-      if (name !== 'TransactionCanceledException' && name !== 'ConditionalCheckFailedException') throw err;
+      if (!isTransactionCanceled(err) && !isConditionFailure(err)) throw err;
       current = await getTicketItem(identity.companyId, current.id);
     }
   }

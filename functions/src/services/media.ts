@@ -1,6 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import {
   AppError,
   FILE_NOT_FOUND,
@@ -18,8 +15,7 @@ import {
   type MediaType,
   type StoredMedia,
 } from '@balcao/shared';
-import { s3Client } from '../core/aws.js';
-import { env } from '../core/env.js';
+import { ports, uuid } from '../core/ports.js';
 import { log } from '../core/observability.js';
 
 /**
@@ -39,31 +35,15 @@ const invalid = (field: string, message: string) => new AppError(400, 'ERR_VALID
 export const uploadPrefix = (companyId: number) => `tmp/uploads/${companyId}/`;
 const UPLOAD_KEY = /^tmp\/uploads\/(\d+)\/[0-9a-f-]{36}\/[A-Za-z0-9._-]{1,100}$/;
 
-let presigner: S3Client | undefined;
-/**
- * Presigning only: without flexible checksums, a presigned PUT would carry the checksum of an
- * empty body and S3 would refuse the browser's upload.
- */
-function presignClient(): S3Client {
-  presigner ??= new S3Client({
-    region: env.region,
-    endpoint: env.s3Endpoint,
-    forcePathStyle: !!env.s3Endpoint,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
-  return presigner;
-}
-
 /** `POST /messages/{ticketId}/media-upload`: a presigned PUT for one file of an accepted type and size. */
 export async function createUpload(companyId: number, input: unknown) {
   const data = parseOrThrow(mediaUploadSchema, input);
   const kind = mediaKindOf(data.contentType)!;
   if (data.size > MEDIA_LIMITS[kind]) throw invalid('size', fileTooLarge(kind));
   const contentType = baseContentType(data.contentType);
-  const key = `${uploadPrefix(companyId)}${randomUUID()}/${safeFileName(data.fileName)}`;
+  const key = `${uploadPrefix(companyId)}${uuid()}/${safeFileName(data.fileName)}`;
   const expiresIn = UPLOAD_URL_EXPIRES_SECONDS;
-  const uploadUrl = await getSignedUrl(presignClient(), new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, ContentType: contentType }), { expiresIn });
+  const uploadUrl = await ports().media.uploadUrl(key, contentType, expiresIn);
   return { key, uploadUrl, headers: { 'Content-Type': contentType }, expiresIn };
 }
 
@@ -89,13 +69,8 @@ const EXTENSIONS: Record<string, string> = {
 function messageMediaKey(companyId: number, connectionId: number, mimetype: string, name: string) {
   const fromName = /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase();
   const ext = EXTENSIONS[mimetype] ?? fromName ?? 'bin';
-  return `c/${companyId}/media/${connectionId}/${randomUUID()}.${ext}`;
+  return `c/${companyId}/media/${connectionId}/${uuid()}.${ext}`;
 }
-
-const isNotFound = (err: unknown) => {
-  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
-};
 
 /** An uploaded file checked and ready to be moved under the message's key. */
 export interface CheckedUpload {
@@ -110,20 +85,11 @@ export interface CheckedUpload {
 export async function checkUpload(companyId: number, connectionId: number, item: { key: string; name: string; ptt?: boolean }, field: string): Promise<CheckedUpload> {
   const match = UPLOAD_KEY.exec(item.key);
   if (!match || Number(match[1]) !== companyId) throw invalid(`${field}.key`, FILE_NOT_FOUND);
-  let head;
-  try {
-    head = await s3Client().send(new HeadObjectCommand({ Bucket: env.mediaBucket, Key: item.key }));
-  } catch (err) {
-    if (isNotFound(err)) throw invalid(`${field}.key`, FILE_NOT_FOUND);
-    throw err;
-  }
-  const size = head.ContentLength ?? 0;
-  let first: Uint8Array = new Uint8Array();
-  if (size > 0) {
-    const part = await s3Client().send(new GetObjectCommand({ Bucket: env.mediaBucket, Key: item.key, Range: 'bytes=0-63' }));
-    first = await part.Body!.transformToByteArray();
-  }
-  const check = checkMedia(head.ContentType ?? '', size, first);
+  const head = await ports().media.head(item.key);
+  if (!head) throw invalid(`${field}.key`, FILE_NOT_FOUND);
+  const size = head.size;
+  const first = size > 0 ? await ports().media.readStart(item.key, 64) : new Uint8Array();
+  const check = checkMedia(head.contentType, size, first);
   if (!check.ok) throw invalid(`${field}.key`, check.message);
   if (item.ptt && check.kind !== 'audio') throw invalid(`${field}.ptt`, FILE_TYPE_NOT_ALLOWED);
   const fileName = displayFileName(item.name);
@@ -142,18 +108,10 @@ export async function checkUpload(companyId: number, connectionId: number, item:
 
 /** Moves a checked upload under its message key (copy, then drop the upload). */
 export async function commitUpload(u: CheckedUpload): Promise<OutgoingMedia> {
-  await s3Client().send(
-    new CopyObjectCommand({
-      Bucket: env.mediaBucket,
-      Key: u.media.key,
-      CopySource: `${env.mediaBucket}/${u.sourceKey.split('/').map(encodeURIComponent).join('/')}`,
-      ContentType: u.media.mimetype,
-      MetadataDirective: 'REPLACE',
-    }),
-  );
+  await ports().media.copy(u.sourceKey, u.media.key, u.media.mimetype);
   // The copy is what the message names; a leftover upload only waits for the tmp/ expiry.
-  await s3Client()
-    .send(new DeleteObjectCommand({ Bucket: env.mediaBucket, Key: u.sourceKey }))
+  await ports()
+    .media.remove(u.sourceKey)
     .catch((err) => log.warn('upload not removed after the copy', { err, key: u.sourceKey }));
   return u.media;
 }
@@ -183,6 +141,6 @@ export function checkFile(companyId: number, connectionId: number, file: { fileN
 }
 
 export async function commitFile(f: CheckedFile): Promise<OutgoingMedia> {
-  await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: f.media.key, Body: f.data, ContentType: f.media.mimetype }));
+  await ports().media.put(f.media.key, f.data, f.media.mimetype);
   return f.media;
 }

@@ -14,7 +14,7 @@ import {
   sendMultipartSchema,
 } from '@balcao/shared';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from '../core/aws.js';
+import { nowMs, table } from '../core/ports.js';
 import { getItem, isConditionFailure } from '../core/db.js';
 import { env } from '../core/env.js';
 import type { UploadedFile } from '../core/http.js';
@@ -150,7 +150,7 @@ export async function visibleMessage(identity: Identity, messageId: string): Pro
 }
 
 /** Edits the agent's own text message within 15 minutes of sending it (spec 001 §4). */
-export async function editMessage(identity: Identity, ticket: TicketItem, messageId: string, body: string, now = Date.now()): Promise<MessageItem> {
+export async function editMessage(identity: Identity, ticket: TicketItem, messageId: string, body: string, now = nowMs()): Promise<MessageItem> {
   const message = await findMessageById(identity.companyId, messageId);
   if (!message || message.ticketId !== ticket.id) throw new AppError(404, 'ERR_NOT_FOUND');
   if (!message.fromMe || message.userId !== identity.userId) throw new AppError(403, 'ERR_NO_PERMISSION', { message: EDIT_NOT_ALLOWED });
@@ -197,7 +197,7 @@ const DELETED_PREVIEW = '🚫 Mensagem apagada';
  */
 async function refreshPreview(message: MessageItem, preview: string) {
   try {
-    const out = await dynamo().send(
+    const out = await table().send(
       new UpdateCommand({
         TableName: env.tableName,
         Key: ticketKey(message.companyId, message.ticketId),

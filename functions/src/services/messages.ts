@@ -1,5 +1,5 @@
 import { AppError, MEDIA_PLACEHOLDER, companyEvent, parseVcard, type ApiMessage, type MediaType, type StoredMedia } from '@balcao/shared';
-import { batchGet, clean, getItem, transact, tx, updateItem, isConditionFailure } from '../core/db.js';
+import { batchGet, clean, getItem, transact, tx, updateItem, isConditionFailure, isTransactionCanceled } from '../core/db.js';
 import { contactKey, keys, messagePointer, messageSk, ticketIndexKeys, ticketKey } from '../table/keys.js';
 import { readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
@@ -7,6 +7,7 @@ import { toApiContact } from './contact-api.js';
 import { findMessage } from './message-lookup.js';
 import { indexMessageText } from './search-index.js';
 import { type ContactItem, type MessageItem, ticketGuard, type TicketItem } from '../table/items.js';
+import { nowIso } from '../core/ports.js';
 
 
 
@@ -79,7 +80,7 @@ async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ mess
   let current = ticket;
   for (let attempt = 0; attempt < 8; attempt++) {
     const seq = current.lastSeq + 1;
-    const now = new Date().toISOString();
+    const now = nowIso();
     const message: MessageItem = {
       PK: ticketKey(companyId, current.id).PK,
       SK: messageSk(seq),
@@ -130,7 +131,7 @@ async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ mess
       return { message, ticket: next };
     } catch (err) {
       if (err instanceof Duplicate) return undefined;
-      if (!(err instanceof Contention) && (err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+      if (!(err instanceof Contention) && !isTransactionCanceled(err)) throw err;
       const fresh = await getItem<TicketItem>(ticketKey(companyId, ticket.id), true);
       if (!fresh) throw new AppError(404, 'ERR_NO_TICKET_FOUND');
       current = fresh;
@@ -170,7 +171,7 @@ export async function publishMessage(message: MessageItem, ticket: TicketItem, c
 export async function raiseAck(message: MessageItem, ack: number): Promise<MessageItem | undefined> {
   try {
     // WhatsApp confirming the message makes an earlier failure report obsolete.
-    const set = ack >= 2 ? { ack, error: null, updatedAt: new Date().toISOString() } : { ack, updatedAt: new Date().toISOString() };
+    const set = ack >= 2 ? { ack, error: null, updatedAt: nowIso() } : { ack, updatedAt: nowIso() };
     return await updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, set, {
       condition: 'attribute_exists(PK) AND ack < :a',
       values: { ':a': ack },
@@ -187,7 +188,7 @@ export async function raiseAck(message: MessageItem, ack: number): Promise<Messa
  */
 export async function markSendFailed(message: MessageItem): Promise<MessageItem | undefined> {
   try {
-    return await updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { error: 'ERR_SENDING_WAPP_MSG', updatedAt: new Date().toISOString() }, {
+    return await updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { error: 'ERR_SENDING_WAPP_MSG', updatedAt: nowIso() }, {
       condition: 'attribute_exists(PK) AND ack <= :unconfirmed',
       values: { ':unconfirmed': 0 },
     });
@@ -198,7 +199,7 @@ export async function markSendFailed(message: MessageItem): Promise<MessageItem 
 }
 
 export async function patchMessage(message: MessageItem, set: Partial<MessageItem>): Promise<MessageItem> {
-  return updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { ...set, updatedAt: new Date().toISOString() });
+  return updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { ...set, updatedAt: nowIso() });
 }
 
 /**
@@ -213,7 +214,7 @@ export async function changeMessage(message: MessageItem, change: (m: MessageIte
     if (!set) return undefined;
     // An edited text's words are indexed first (idempotent), so a crash cannot leave them out.
     if (typeof set.body === 'string' && !current.isDeleted) await indexMessageText(current.companyId, current.ticketId, set.body, current.mediaType);
-    const now = new Date().toISOString();
+    const now = nowIso();
     try {
       return await updateItem<MessageItem>(
         { PK: current.PK, SK: current.SK },

@@ -1,5 +1,5 @@
 import { ScanCommand, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo, queryDirect } from '../core/aws.js';
+import { nowIso, table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { getItem, isConditionFailure, putItem, updateItem } from '../core/db.js';
 import { contactsPartition, contactTicketListKey, keys } from '../table/keys.js';
@@ -45,7 +45,7 @@ export async function backfillSearchIndex(opts: { companyId?: number; log?: (lin
   }
   let start: ScanCommandInput['ExclusiveStartKey'];
   do {
-    const out = await dynamo().send(
+    const out = await table().send(
       new ScanCommand({
         TableName: env.tableName,
         FilterExpression: filter,
@@ -97,7 +97,7 @@ export async function reindexContactNames(companyId: number, log?: (line: string
  * rebuilds the same lists.
  */
 export async function buildContactTicketLists(companyId: number, log?: (line: string) => void) {
-  await updateItem(keys.company(companyId), { ticketListsSince: new Date().toISOString() });
+  await updateItem(keys.company(companyId), { ticketListsSince: nowIso() });
   const build = async (contactId: number) => {
     const key = contactTicketListKey(companyId, contactId);
     for (let attempt = 0; attempt < 8; attempt++) {
@@ -145,7 +145,7 @@ async function forEachContact<T>(companyId: number, attributes: string[], width:
   let start: Record<string, unknown> | undefined;
   let n = 0;
   do {
-    const out = await queryDirect({
+    const out = await table().query({
       TableName: env.tableName,
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',

@@ -6,6 +6,7 @@ import { getTicketItem } from './tickets.js';
 import { connectionKey, contactKey } from '../table/keys.js';
 import { type ConnectionItem, type ContactItem, type MessageItem, type TicketItem } from '../table/items.js';
 import { count } from '../core/observability.js';
+import { nowIso } from '../core/ports.js';
 
 export interface OutgoingMessage {
   body: string;
@@ -39,7 +40,7 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
     media: out.media ?? null,
     quotedWaId: out.quotedWaId,
     userId: out.userId ?? null,
-    createdAt: new Date().toISOString(),
+    createdAt: nowIso(),
     unread: false,
   });
   if (!stored) throw new AppError(500, 'ERR_CREATING_MESSAGE');

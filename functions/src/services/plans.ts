@@ -3,6 +3,7 @@ import { clean, getItem, nextId, queryAll, queryIndexAll, transact, tx, updateIt
 import { keys } from '../table/keys.js';
 import { invalidateCompanyCache } from '../core/identity.js';
 import { type CompanyItem, type PlanItem } from '../table/items.js';
+import { nowIso } from '../core/ports.js';
 
 const duplicateName = () =>
   new AppError(409, 'ERR_VALIDATION', {
@@ -39,7 +40,7 @@ export async function getPlan(id: number): Promise<PlanItem> {
 export async function createPlan(input: unknown): Promise<Plan> {
   const data = parseOrThrow(planSchema, input);
   const id = await nextId(0, 'plan');
-  const now = new Date().toISOString();
+  const now = nowIso();
   const item: PlanItem = { ...keys.plan(id), entity: 'plan', id, ...data, createdAt: now, updatedAt: now };
   await transact([tx.putUnique({ ...keys.planName(data.name), entity: 'unique', planId: id }), tx.put(item)], (i) =>
     i === 0 ? duplicateName() : undefined,
@@ -50,7 +51,7 @@ export async function createPlan(input: unknown): Promise<Plan> {
 export async function updatePlan(id: number, input: unknown): Promise<Plan> {
   const current = await getPlan(id);
   const data = parseOrThrow(planUpdateSchema, input);
-  const now = new Date().toISOString();
+  const now = nowIso();
   if (data.name && data.name.trim().toLowerCase() !== current.name.trim().toLowerCase()) {
     await transact(
       [

@@ -1,5 +1,5 @@
 import { PRESENCE_TTL_SECONDS, WS_CONNECTION_TTL_SECONDS, companyEvent } from '@balcao/shared';
-import { queryDirect } from '../core/aws.js';
+import { nowIso, nowMs, table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { deleteItem, getItem, putItem, queryAll, updateItem, isConditionFailure } from '../core/db.js';
 import { keys } from '../table/keys.js';
@@ -8,13 +8,13 @@ import { toApiUser } from './users.js';
 import { type UserItem, type WsConnectionItem } from '../table/items.js';
 
 
-const ttlFromNow = () => Math.floor(Date.now() / 1000) + WS_CONNECTION_TTL_SECONDS;
+const ttlFromNow = () => Math.floor(nowMs() / 1000) + WS_CONNECTION_TTL_SECONDS;
 const ONLINE_INDEX = keys.onlineUsersPartition();
 
 export async function registerConnection(connectionId: string, user: UserItem, sessionId: string): Promise<void> {
   const ttl = ttlFromNow();
   const base = { connectionId, companyId: user.companyId, userId: user.id, ttl };
-  await putItem({ ...keys.wsConnection(connectionId), ...base, entity: 'wsConnection', sessionId, rooms: [], connectedAt: new Date().toISOString() });
+  await putItem({ ...keys.wsConnection(connectionId), ...base, entity: 'wsConnection', sessionId, rooms: [], connectedAt: nowIso() });
   await putItem({ ...keys.wsCompany(user.companyId, connectionId), ...base, entity: 'wsCompany' });
   await putItem({ ...keys.wsPlatform(connectionId), ...base, entity: 'wsPlatform' });
   await markSeen(user);
@@ -23,7 +23,7 @@ export async function registerConnection(connectionId: string, user: UserItem, s
 /** A socket item; one past its TTL is gone even if DynamoDB has not deleted it yet. */
 export async function getConnection(connectionId: string): Promise<WsConnectionItem | undefined> {
   const item = await getItem<WsConnectionItem>(keys.wsConnection(connectionId), true);
-  return item && item.ttl * 1000 > Date.now() ? item : undefined;
+  return item && item.ttl * 1000 > nowMs() ? item : undefined;
 }
 
 /** A frame can arrive after its socket closed (the item is gone): joining then is a no-op. */
@@ -80,7 +80,7 @@ async function publishPresence(user: UserItem) {
 
 /** Heartbeat: the user is online now; publishes only when that changes. */
 export async function markSeen(user: UserItem): Promise<void> {
-  const now = new Date().toISOString();
+  const now = nowIso();
   const wasOnline = user.online;
   const updated = await updateItem<UserItem>(keys.user(user.companyId, user.id), {
     online: true,
@@ -125,12 +125,12 @@ export async function markOffline(companyId: number, userId: number): Promise<vo
 }
 
 /** Users whose heartbeat stopped without a disconnect (a closed laptop) go offline. */
-export async function expireStalePresence(now = Date.now()): Promise<number> {
+export async function expireStalePresence(now = nowMs()): Promise<number> {
   const cutoff = new Date(now - PRESENCE_TTL_SECONDS * 1000).toISOString();
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await queryDirect({
+    const out = await table().query({
       TableName: env.tableName,
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :p AND GSI2SK < :c',

@@ -5,6 +5,7 @@ import { publish } from '../core/realtime.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import { forgetTicketRef } from './ref-cache.js';
 import { type CompanyItem, type PlanItem, type QueueItem, type UserItem } from '../table/items.js';
+import { nowIso } from '../core/ports.js';
 
 const colorTaken = () =>
   new AppError(409, 'ERR_QUEUE_COLOR_ALREADY_EXISTS', { fields: [{ field: 'color', message: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' }] });
@@ -37,7 +38,7 @@ export async function createQueue(companyId: number, input: unknown): Promise<Qu
   const company = await getItem<CompanyItem>(keys.company(companyId));
   const plan = company ? await getItem<PlanItem>(keys.plan(company.planId)) : undefined;
   const id = await nextId(companyId, 'queue');
-  const now = new Date().toISOString();
+  const now = nowIso();
   const item: QueueItem = {
     ...keys.queue(companyId, id),
     entity: 'queue',
@@ -75,7 +76,7 @@ export async function updateQueue(companyId: number, id: number, input: unknown)
     const count = (await listQueueItems(companyId)).length;
     if (count > 1) throw greetingRequired();
   }
-  const now = new Date().toISOString();
+  const now = nowIso();
   const next: QueueItem = {
     ...current,
     ...Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)),
@@ -110,7 +111,7 @@ export async function deleteQueue(companyId: number, id: number): Promise<void> 
     (i) => (i === 0 ? new AppError(404, 'ERR_NO_QUEUE_FOUND') : undefined),
   );
   const users = await queryAll<UserItem>(keys.companyPartition(companyId), keys.userPrefix());
-  const now = new Date().toISOString();
+  const now = nowIso();
   await Promise.all(
     users
       .filter((u) => u.queueIds?.includes(id))

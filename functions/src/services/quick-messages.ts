@@ -20,6 +20,7 @@ import { log } from '../core/observability.js';
 import type { Identity } from '../core/identity.js';
 import type { UploadedFile } from '../core/http.js';
 import { type QuickMessageItem } from '../table/items.js';
+import { nowIso, nowMs } from '../core/ports.js';
 
 
 const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
@@ -91,7 +92,7 @@ export async function createQuickMessage(identity: Identity, input: unknown): Pr
   const data = parseOrThrow(quickMessageSchema, input);
   const companyId = identity.companyId;
   const id = await nextId(companyId, 'quickMessage');
-  const now = new Date().toISOString();
+  const now = nowIso();
   const item: QuickMessageItem = {
     ...quickMessageKey(companyId, id),
     entity: 'quickMessage',
@@ -131,7 +132,7 @@ export async function updateQuickMessage(identity: Identity, id: number, input: 
     message: data.message ?? current.message,
     geral: data.geral ?? current.geral,
     status: data.status ?? current.status,
-    updatedAt: new Date().toISOString(),
+    updatedAt: nowIso(),
   };
   const items: TransactItem[] = [];
   const codeChanged = fold(shortcode) !== fold(current.shortcode);
@@ -175,13 +176,13 @@ export async function uploadQuickMessageMedia(identity: Identity, id: number, fi
   if (!check.ok) throw new AppError(400, 'ERR_VALIDATION', { message: check.message, fields: [{ field: 'file', message: check.message }] });
   // Spaces in names become underscores (spec 001 §5); the stored name is also made path-safe.
   const mediaPath = safeFileName(file.fileName.replace(/ /g, '_'));
-  const key = `c/${identity.companyId}/quick-messages/${id}/${Date.now()}-${mediaPath}`;
+  const key = `c/${identity.companyId}/quick-messages/${id}/${nowMs()}-${mediaPath}`;
   await putObject(key, file.data, check.mimetype);
   let updated: QuickMessageItem;
   try {
     updated = await updateItem<QuickMessageItem>(
       quickMessageKey(identity.companyId, id),
-      { mediaKey: key, mediaPath, mediaName: displayFileName(file.fileName).replace(/ /g, '_'), mediaType: check.mimetype, isMedia: true, updatedAt: new Date().toISOString() },
+      { mediaKey: key, mediaPath, mediaName: displayFileName(file.fileName).replace(/ /g, '_'), mediaType: check.mimetype, isMedia: true, updatedAt: nowIso() },
       { condition: 'attribute_exists(PK) AND updatedAt = :u', values: { ':u': current.updatedAt } },
     );
   } catch (err) {
@@ -199,7 +200,7 @@ export async function deleteQuickMessageMedia(identity: Identity, id: number): P
   const current = await getEditable(identity, id);
   const updated = await updateItem<QuickMessageItem>(
     quickMessageKey(identity.companyId, id),
-    { mediaKey: null, mediaPath: null, mediaName: null, mediaType: null, isMedia: false, updatedAt: new Date().toISOString() },
+    { mediaKey: null, mediaPath: null, mediaName: null, mediaType: null, isMedia: false, updatedAt: nowIso() },
     { condition: 'attribute_exists(PK)' },
   );
   if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn('quick message media not removed', { err }));

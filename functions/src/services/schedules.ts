@@ -1,4 +1,3 @@
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
 import {
   AppError,
   SCHEDULES_PAGE,
@@ -17,13 +16,12 @@ import {
   scheduleSchema,
   scheduleUpdateSchema,
   scheduleErrorText,
-  toQueueBody,
   type Schedule,
   type ScheduleErrorCode,
   type ScheduleReasonParams,
 } from '@balcao/shared';
 import { z } from 'zod';
-import { queryDirect, sqsClient } from '../core/aws.js';
+import { nowIso, nowMs, ports, table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { batchGet, getItem, isConditionFailure, nextId, queryAll, queryIndexAll, transact, tx, updateItem } from '../core/db.js';
 import {
@@ -44,7 +42,6 @@ import { askSessionHost } from '../core/rpc.js';
 import { deleteObject, putObject, readUrl } from '../core/storage.js';
 import type { Identity } from '../core/identity.js';
 import type { UploadedFile } from '../core/http.js';
-import { queues } from '../workers/manifest.js';
 import { defaultConnection } from './connections.js';
 import { getContactItem } from './contacts.js';
 import { sendInTicket } from './outbound.js';
@@ -55,7 +52,6 @@ import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import { type ConnectionItem, type ContactItem, type ScheduleItem, type TicketItem, type UserItem } from '../table/items.js';
 
 
-const SCHEDULES_QUEUE = queues.find((q) => q.name === 'schedules')!;
 /** A job handed off without an outcome is handed again after this long (worker crash, lost message). */
 const HANDOFF_RETRY_MS = 10 * 60_000;
 const MAX_HANDOFFS = 3;
@@ -190,7 +186,7 @@ export async function createSchedule(identity: Identity, input: unknown): Promis
   await assertConnection(companyId, data.whatsappId);
   const origin = data.ticketId ? await originTicket(identity, data.ticketId, contact.id) : undefined;
   const id = await nextId(companyId, 'schedule');
-  const now = new Date().toISOString();
+  const now = nowIso();
   const item: ScheduleItem = {
     ...scheduleKey(companyId, id),
     entity: 'schedule',
@@ -263,7 +259,7 @@ export async function updateSchedule(identity: Identity, id: number, input: unkn
     reasonParams: null,
     sendingAt: null,
     handoffs: 0,
-    updatedAt: new Date().toISOString(),
+    updatedAt: nowIso(),
   };
   // Over the version read: a sweep or a send that started meanwhile wins, and this answers 409.
   await transact([tx.put(next, 'attribute_exists(PK) AND updatedAt = :u', { ':u': current.updatedAt })], () => raced());
@@ -291,13 +287,13 @@ export async function uploadScheduleMedia(identity: Identity, id: number, files:
   const check = checkMedia(file.mimeType, file.data.length, file.data.subarray(0, 64));
   if (!check.ok) throw new AppError(400, 'ERR_VALIDATION', { message: check.message, fields: [{ field: 'file', message: check.message }] });
   const mediaPath = safeFileName(file.fileName.replace(/ /g, '_'));
-  const key = `c/${identity.companyId}/schedules/${id}/${Date.now()}-${mediaPath}`;
+  const key = `c/${identity.companyId}/schedules/${id}/${nowMs()}-${mediaPath}`;
   await putObject(key, file.data, check.mimetype);
   let updated: ScheduleItem;
   try {
     updated = await updateItem<ScheduleItem>(
       scheduleKey(identity.companyId, id),
-      { mediaKey: key, mediaPath, mediaName: displayFileName(file.fileName).replace(/ /g, '_'), mediaType: check.mimetype, mediaSize: file.data.length, updatedAt: new Date().toISOString() },
+      { mediaKey: key, mediaPath, mediaName: displayFileName(file.fileName).replace(/ /g, '_'), mediaType: check.mimetype, mediaSize: file.data.length, updatedAt: nowIso() },
       { condition: 'attribute_exists(PK) AND updatedAt = :u', values: { ':u': current.updatedAt } },
     );
   } catch (err) {
@@ -318,7 +314,7 @@ export async function deleteScheduleMedia(identity: Identity, id: number): Promi
   try {
     updated = await updateItem<ScheduleItem>(
       scheduleKey(identity.companyId, id),
-      { mediaKey: null, mediaPath: null, mediaName: null, mediaType: null, mediaSize: null, updatedAt: new Date().toISOString() },
+      { mediaKey: null, mediaPath: null, mediaName: null, mediaType: null, mediaSize: null, updatedAt: nowIso() },
       { condition: 'attribute_exists(PK) AND updatedAt = :u', values: { ':u': current.updatedAt } },
     );
   } catch (err) {
@@ -340,7 +336,7 @@ export const scheduleJobSchema = z.object({
 export type ScheduleJob = z.infer<typeof scheduleJobSchema>;
 
 async function dueIn(shard: number, now: number): Promise<ScheduleItem[]> {
-  const out = await queryDirect({
+  const out = await table().query({
     TableName: env.tableName,
     IndexName: 'GSI4',
     KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
@@ -355,7 +351,7 @@ async function dueIn(shard: number, now: number): Promise<ScheduleItem[]> {
  * read, so an edit or another sweep wins) and gets a job; its index entry moves to the instant it
  * is handed again if no outcome arrives. Answers the jobs enqueued (tests pass a `now`).
  */
-export async function sweepSchedules(now = Date.now()): Promise<ScheduleJob[]> {
+export async function sweepSchedules(now = nowMs()): Promise<ScheduleJob[]> {
   const jobs: ScheduleJob[] = [];
   for (let shard = 0; shard < SCHEDULE_DUE_SHARDS; shard++) {
     for (const s of await dueIn(shard, now)) {
@@ -379,16 +375,9 @@ export async function sweepSchedules(now = Date.now()): Promise<ScheduleJob[]> {
       }
     }
   }
-  const url = process.env[SCHEDULES_QUEUE.envVar];
-  if (jobs.length && !url) throw new Error(`Missing environment variable ${SCHEDULES_QUEUE.envVar}`);
-  for (let i = 0; i < jobs.length; i += 10) {
-    const batch = jobs.slice(i, i + 10);
-    const out = await sqsClient().send(
-      new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((j, n) => ({ Id: String(n), MessageBody: toQueueBody(j) })) }),
-    );
-    // Not enqueued: the index entry brings it back after HANDOFF_RETRY_MS.
-    if (out.Failed?.length) log.warn('schedule jobs not enqueued', { failed: out.Failed.length });
-  }
+  const failed = await ports().jobs.enqueue('schedules', jobs);
+  // Not enqueued: the index entry brings it back after HANDOFF_RETRY_MS.
+  if (failed) log.warn('schedule jobs not enqueued', { failed: failed });
   return jobs;
 }
 
@@ -397,7 +386,7 @@ export type ScheduleOutcome = 'sent' | 'failed' | 'skipped';
 /** Ends a schedule (conditional on the version read); false when something else changed it first. */
 async function finish(s: ScheduleItem, set: Partial<ScheduleItem>): Promise<ScheduleItem | undefined> {
   try {
-    const saved = await updateItem<ScheduleItem>(scheduleKey(s.companyId, s.id), { ...set, updatedAt: new Date().toISOString() }, {
+    const saved = await updateItem<ScheduleItem>(scheduleKey(s.companyId, s.id), { ...set, updatedAt: nowIso() }, {
       condition: 'attribute_exists(PK) AND updatedAt = :u',
       values: { ':u': s.updatedAt },
       remove: ['GSI4PK', 'GSI4SK'],
@@ -441,7 +430,7 @@ export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome>
   if (!s || s.entity !== 'schedule' || s.status !== 'AGENDADA') return 'skipped';
   if (s.sendingAt) {
     // Another job is sending it, or crashed while sending: the message may have gone, so never resend.
-    if (Date.now() - Date.parse(s.sendingAt) < SENDING_STALE_MS) return 'skipped';
+    if (nowMs() - Date.parse(s.sendingAt) < SENDING_STALE_MS) return 'skipped';
     return fail(s, 'INTERRUPTED');
   }
   const contact = await getItem<ContactItem>(contactKey(s.companyId, s.contactId));
@@ -465,7 +454,7 @@ export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome>
   try {
     claimed = await updateItem<ScheduleItem>(
       scheduleKey(s.companyId, s.id),
-      { sendingAt: new Date().toISOString(), whatsappId: s.whatsappId ?? conn.id, updatedAt: new Date().toISOString() },
+      { sendingAt: nowIso(), whatsappId: s.whatsappId ?? conn.id, updatedAt: nowIso() },
       { condition: 'attribute_exists(PK) AND updatedAt = :u AND #st = :a', values: { ':u': s.updatedAt, ':a': 'AGENDADA' }, names: { '#st': 'status' } },
     );
   } catch (err) {
@@ -479,7 +468,7 @@ export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome>
     const body = fillVariables(s.body, { name: contact.name, agent: user?.name ?? null, timeZone: await timeZone(s.companyId) });
     const media = s.mediaKey && s.mediaType ? { key: s.mediaKey, mimetype: s.mediaType, fileName: s.mediaName ?? undefined, size: s.mediaSize ?? 0, mediaType: 'image' as const } : undefined;
     const message = await sendInTicket(ticket, { body, userId: s.userId, media });
-    return (await finish(claimed, { status: 'ENVIADA', sentAt: new Date().toISOString(), ticketId: ticket.id, messageId: message.id, reason: null, reasonCode: null, reasonParams: null })) ? 'sent' : 'skipped';
+    return (await finish(claimed, { status: 'ENVIADA', sentAt: nowIso(), ticketId: ticket.id, messageId: message.id, reason: null, reasonCode: null, reasonParams: null })) ? 'sent' : 'skipped';
   } catch (err) {
     log.error('scheduled message not sent', { err, companyId: s.companyId, scheduleId: s.id });
     return fail(claimed, 'SEND_FAILED', { detail: err instanceof AppError ? err.code : 'ERR_SENDING_WAPP_MSG' }, err instanceof AppError ? err.message : undefined);

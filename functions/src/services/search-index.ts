@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, queryDirect } from '../core/aws.js';
+import { table } from '../core/ports.js';
 import { env } from '../core/env.js';
-import { batchGet, prefixCondition, queryAll, transact, tx, type Key, type TransactItem } from '../core/db.js';
+import { batchGet, prefixCondition, queryAll, transact, tx, type Key, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import {
   contactSearchPartition,
   contactTicketKey,
@@ -144,7 +144,7 @@ async function batchWrite(requests: WriteRequest[]) {
     for (let attempt = 0; pending?.length; attempt++) {
       if (attempt >= 8) throw new Error('search index: writes left unprocessed');
       if (attempt) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [env.tableName]: pending as never } }));
+      const out = await table().send(new BatchWriteCommand({ RequestItems: { [env.tableName]: pending as never } }));
       pending = out.UnprocessedItems?.[env.tableName] as WriteRequest[] | undefined;
     }
   }
@@ -187,7 +187,7 @@ export async function writeIndexItems(items: Record<string, unknown>[], width = 
       try {
         return await transact(chunk.map((item) => tx.put(item)));
       } catch (err) {
-        if ((err as { name?: string }).name !== 'TransactionCanceledException' || attempt >= 8) throw err;
+        if (!isTransactionCanceled(err) || attempt >= 8) throw err;
         await new Promise((r) => setTimeout(r, 25 * 2 ** attempt * (0.5 + Math.random())));
       }
     }
@@ -227,7 +227,7 @@ export async function contactIdsByToken(companyId: number, kind: SearchContactKi
   const ids = new Set<number>();
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await queryDirect({
+    const out = await table().query({
       TableName: env.tableName,
       IndexName: 'GSI1',
       ...prefixCondition('GSI1PK', contactSearchPartition(companyId, kind), 'GSI1SK', token),
@@ -381,7 +381,7 @@ export class IdStream {
   async fill(hint?: number) {
     if (this.done) return;
     const limit = hint === undefined ? this.limit : Math.min(this.limit, Math.max(hint, 8));
-    const out = await queryDirect({
+    const out = await table().query({
       TableName: env.tableName,
       KeyConditionExpression: this.below ? 'PK = :pk AND SK < :b' : 'PK = :pk',
       ExpressionAttributeValues: this.below ? { ':pk': this.pk, ':b': ticketIdSortKey(this.below) } : { ':pk': this.pk },

@@ -8,6 +8,7 @@ import { backfillSearchIndex, buildContactTicketLists, fillTicketContactViews, r
 import { rebuildTicketCounters } from './ticket-counters.js';
 import { log } from '../core/observability.js';
 import { type UserItem } from '../table/items.js';
+import { nowMs } from '../core/ports.js';
 
 const DAY = 86_400_000;
 
@@ -47,7 +48,7 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
         planId: plan.id,
         status: true,
         campaignsEnabled: true,
-        dueDate: new Date(Date.now() + 365 * DAY).toISOString(),
+        dueDate: new Date(nowMs() + 365 * DAY).toISOString(),
         recurrence: 'MENSAL',
       },
       { adminPassword: opts.adminPassword, adminName: 'Admin', adminIsSuper: true },

@@ -15,6 +15,7 @@ import { queryAll, putItem, getItem, tx, type TransactItem } from '../core/db.js
 import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { type SettingRecord } from '../table/items.js';
+import { nowIso } from '../core/ports.js';
 
 const shown = (key: string, value: string) => (SECRET_SETTING_KEYS.includes(key as SettingKey) ? maskSecret(value) : value);
 
@@ -40,7 +41,7 @@ export async function getSetting(companyId: number, key: string): Promise<Settin
 export async function updateSetting(companyId: number, key: string, input: Record<string, unknown>): Promise<SettingItem> {
   if (!isSettingKey(key)) throw new AppError(404, 'ERR_NO_SETTING_FOUND');
   const { value } = parseOrThrow(z.object({ value: SETTING_SCHEMAS[key] }), { value: input.value });
-  const now = new Date().toISOString();
+  const now = nowIso();
   await putItem({ ...keys.setting(companyId, key), entity: 'setting', companyId, key, value, createdAt: now, updatedAt: now });
   const setting = { key, value: shown(key, value), companyId };
   await publish({ companyId, event: companyEvent(companyId, 'settings'), data: { action: 'update', setting }, audience: [{ kind: 'company' }] });

@@ -1,5 +1,4 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   AppError,
   TAGS_PAGE,
@@ -11,9 +10,9 @@ import {
   tagUpdateSchema,
   type TagType,
 } from '@balcao/shared';
-import { dynamo, queryDirect } from '../core/aws.js';
+import { nowIso, table } from '../core/ports.js';
 import { env } from '../core/env.js';
-import { batchGet, clean, getItem, isConditionFailure, nextId, prefixCondition, queryIndexAll, tx, updateItem, type TransactItem } from '../core/db.js';
+import { batchGet, clean, getItem, isConditionFailure, nextId, prefixCondition, queryIndexAll, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import {
   contactKey,
   fold,
@@ -99,9 +98,9 @@ class Retry extends Error {}
 /** Runs a tag transaction: a lost race (condition or conflict) is `Retry`, the caller re-reads. */
 async function runTagTransaction(items: TransactItem[], onCondition?: (index: number) => Error | undefined): Promise<void> {
   try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    await table().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {
-    if (err instanceof TransactionCanceledException) {
+    if (isTransactionCanceled(err)) {
       const reasons = err.CancellationReasons ?? [];
       const idx = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       const mapped = idx >= 0 ? onCondition?.(idx) : undefined;
@@ -219,7 +218,7 @@ async function queryLinks(companyId: number, tagId: number, kind: TagLinkKind | 
   const out: { kind: TagLinkKind; targetId: number }[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await queryDirect({
+    const page = await table().query({
       TableName: env.tableName,
       ...prefixCondition('PK', tagKey(companyId, tagId).PK, 'SK', tagLinkPrefix(kind)),
       Limit: Math.min(1000, limit - out.length),
@@ -311,7 +310,7 @@ export async function createTag(identity: Identity, input: unknown): Promise<Tag
   if (data.kanban === 1 && type !== 'ticket') throw new AppError(400, 'ERR_VALIDATION', { message: 'Valor inválido', fields: [{ field: 'kanban', message: 'Valor inválido' }] });
   const companyId = identity.companyId;
   const id = await nextId(companyId, 'tag');
-  const now = new Date().toISOString();
+  const now = nowIso();
   const item: TagItem = {
     ...tagKey(companyId, id),
     entity: 'tag',
@@ -349,7 +348,7 @@ export async function updateTag(identity: Identity, id: number, input: unknown):
   const name = data.name ?? current.name;
   const updated = await updateItem<TagItem>(
     tagKey(identity.companyId, id),
-    { name, ...tagIndexKeys(identity.companyId, name, id), color: data.color, type, kanban, updatedAt: new Date().toISOString() },
+    { name, ...tagIndexKeys(identity.companyId, name, id), color: data.color, type, kanban, updatedAt: nowIso() },
     {
       // The type check above was made on counts read now: a link added meanwhile fails this.
       condition: 'attribute_exists(PK) AND attribute_not_exists(deleting) AND #oldType = :oldType AND (#t = :oldType OR (ticketsCount = :zero AND contactsCount = :zero))',

@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { TicketStatusValue } from '@balcao/shared';
-import { dynamo } from '../core/aws.js';
+import { table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { queryAll, queryIndexAll, tx, type TransactItem } from '../core/db.js';
 import { count } from '../core/observability.js';
@@ -103,7 +103,7 @@ export async function rebuildTicketCounters(companyId: number): Promise<number> 
   const want = await countWorkingSet(companyId);
   const stored = await queryAll<{ SK: string }>(ticketCountersPartition(companyId), undefined, { ProjectionExpression: 'SK' });
   const put = (sk: string, c: Omit<TicketCounter, 'n'>, n: number) =>
-    dynamo().send(new PutCommand({ TableName: env.tableName, Item: { PK: ticketCountersPartition(companyId), SK: sk, entity: 'ticketCounter', ...c, n } }));
+    table().send(new PutCommand({ TableName: env.tableName, Item: { PK: ticketCountersPartition(companyId), SK: sk, entity: 'ticketCounter', ...c, n } }));
   for (const [sk, c] of want) await put(sk, c, c.n);
   for (const s of stored) {
     if (want.has(s.SK)) continue;

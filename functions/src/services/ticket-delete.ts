@@ -1,5 +1,5 @@
 import { AppError } from '@balcao/shared';
-import { deleteItem, getItem, queryAll, transact, tx, type TransactItem } from '../core/db.js';
+import { deleteItem, getItem, queryAll, transact, tx, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import { currentMarker, messagePointer, ticketKey, uuidPointer } from '../table/keys.js';
 import { type CurrentTicketMarker, type MessageItem, ticketGuard, type TicketItem } from '../table/items.js';
 import type { Identity } from '../core/identity.js';
@@ -33,7 +33,7 @@ export async function deleteTicket(identity: Identity, ticketId: number): Promis
       await transact(items);
       t = current;
     } catch (err) {
-      if ((err as { name?: string }).name !== 'TransactionCanceledException') throw err;
+      if (!isTransactionCanceled(err)) throw err;
       if (attempt >= 5) throw new AppError(409, 'ERR_VALIDATION', { message: 'O ticket mudou ao mesmo tempo; tente de novo' });
       await new Promise((r) => setTimeout(r, 20 * 2 ** attempt + Math.random() * 20));
     }

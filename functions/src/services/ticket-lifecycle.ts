@@ -12,7 +12,7 @@ import {
   updateTicketSchema,
   type UpdateTicketInput,
 } from '@balcao/shared';
-import { conflictPause, getItem, nextId, queryAll, transact, tx, updateItem, isTransactionConflict, type TransactItem } from '../core/db.js';
+import { conflictPause, getItem, nextId, queryAll, transact, tx, updateItem, isTransactionConflict, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import { counterDeltas, countTicketChange } from './ticket-counters.js';
 import {
   connectionKey,
@@ -37,6 +37,7 @@ import { settleContactView } from './contact-view.js';
 import { loadRefs, toApiTicket } from './ticket-view.js';
 import { log } from '../core/observability.js';
 import { type ConnectionItem, type ContactItem, type CurrentTicketMarker, type MessageItem, type QueueItem, ticketGuard, type TicketItem, type UserItem } from '../table/items.js';
+import { nowIso, nowMs } from '../core/ports.js';
 
 export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -46,7 +47,7 @@ const isAdmin = (identity: Identity) => identity.isAdmin || identity.isSuper;
 
 /** Strictly later than `prev`, so a ticket's list position always moves when it changes. */
 export function laterThan(prev: string): string {
-  const now = Date.now();
+  const now = nowMs();
   const p = Date.parse(prev);
   return new Date(Number.isFinite(p) && p >= now ? p + 1 : now).toISOString();
 }
@@ -87,7 +88,7 @@ export async function commit(current: TicketItem, next: TicketItem, extra: Trans
     // The counter deltas go last: they carry no condition, so the indexes above stay the callers'.
     await transact([tx.put(next, guard.condition, guard.values), ...extra, ...counterDeltas(current, next)], (i) => (i === 0 ? new Raced() : onExtraFailed?.(i - 1)));
   } catch (err) {
-    if ((err as { name?: string }).name === 'TransactionCanceledException') throw new Raced(); // transaction conflict: read again
+    if (isTransactionCanceled(err)) throw new Raced(); // transaction conflict: read again
     throw err;
   }
   countTicketChange(current, next);
@@ -174,7 +175,7 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
   }
   const status = data.status ?? 'open';
   const id = await nextId(companyId, 'ticket');
-  const iso = new Date().toISOString();
+  const iso = nowIso();
   const ticket = newTicketItem({ companyId, id, status, userId: status === 'pending' ? null : userId, queueId: data.queueId ?? null, contact, whatsappId, at: iso });
   const items: TransactItem[] = [
     tx.put(ticket, 'attribute_not_exists(PK)'),
@@ -414,7 +415,7 @@ async function closingMessages(before: TicketItem, t: TicketItem, contact: Conta
   const rate = before.userId !== null && !t.isGroup && !contact.isGroup && (await settingValue(companyId, 'userRating')) === 'enabled';
   if (rate) {
     // Remember the wait for the answer before asking, so a fast reply finds it.
-    t = await setFields(t, { awaitingRatingUntil: new Date(Date.now() + RATING_WINDOW_MS).toISOString(), ratingUserId: before.userId });
+    t = await setFields(t, { awaitingRatingUntil: new Date(nowMs() + RATING_WINDOW_MS).toISOString(), ratingUserId: before.userId });
     if (conn.ratingMessage?.trim()) await sendAutomated(t, conn.ratingMessage);
     await sendAutomated(await fresh(t), RATING_REQUEST);
     return fresh(t);

@@ -9,7 +9,7 @@ import {
   type TicketListQuery,
   type TicketStatusValue,
 } from '@balcao/shared';
-import { queryDirect } from '../core/aws.js';
+import { table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import type { Identity } from '../core/identity.js';
 import { toApiTickets } from './ticket-view.js';
@@ -102,7 +102,7 @@ class Stream {
       cond.push(`${index}SK >= :lo`);
       values[':lo'] = this.lo;
     }
-    const out = await queryDirect({
+    const out = await table().query({
       TableName: env.tableName,
       IndexName: index,
       KeyConditionExpression: cond.join(' AND '),

@@ -1,5 +1,5 @@
 import { AppError, parseOrThrow, ticketNoteListSchema, ticketNoteSchema } from '@balcao/shared';
-import { queryDirect } from '../core/aws.js';
+import { nowIso, table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { batchGet, getItem, nextId, putItem, deleteItem } from '../core/db.js';
 import { keys, noteIndexKeys, noteKey, notesOfContact } from '../table/keys.js';
@@ -20,7 +20,7 @@ export async function createNote(identity: Identity, input: unknown) {
     throw new AppError(400, 'ERR_VALIDATION', { message: 'O contato não é o do atendimento', fields: [{ field: 'contactId', message: 'O contato não é o do atendimento' }] });
   }
   const id = await nextId(identity.companyId, 'ticketNote');
-  const now = new Date().toISOString();
+  const now = nowIso();
   const item: TicketNoteItem = {
     ...noteKey(identity.companyId, id),
     entity: 'ticketNote',
@@ -46,7 +46,7 @@ export async function listNotes(identity: Identity, query: Record<string, string
   const items: TicketNoteItem[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await queryDirect({
+    const out = await table().query({
       TableName: env.tableName,
       IndexName: 'GSI1',
       KeyConditionExpression: 'GSI1PK = :pk',

@@ -3,6 +3,7 @@ import { getItem, isConditionFailure, updateItem } from '../core/db.js';
 import { connectionKey, contactKey, currentMarker, ticketKey } from '../table/keys.js';
 import { type ConnectionItem, type ContactItem, type CurrentTicketMarker, type TicketItem } from '../table/items.js';
 import { publishTicketChange, sendAutomated, timeZone } from './ticket-lifecycle.js';
+import { nowMs } from '../core/ports.js';
 
 /*
  * The rating of a closed ticket (server-behaviour §2 step 6): closing with a rating request leaves
@@ -10,7 +11,7 @@ import { publishTicketChange, sendAutomated, timeZone } from './ticket-lifecycle
  */
 
 /** The closed ticket of a chat that still waits for a rating answer, if any. */
-export async function ticketAwaitingRating(companyId: number, connectionId: number, contactId: number, now = Date.now()): Promise<TicketItem | undefined> {
+export async function ticketAwaitingRating(companyId: number, connectionId: number, contactId: number, now = nowMs()): Promise<TicketItem | undefined> {
   const m = await getItem<CurrentTicketMarker>(currentMarker(companyId, connectionId, contactId), true);
   if (!m || m.status !== 'closed') return undefined;
   const t = await getItem<TicketItem>(ticketKey(companyId, m.ticketId), true);
@@ -24,7 +25,7 @@ export async function ticketAwaitingRating(companyId: number, connectionId: numb
  * `ratingAt`, for the agent who served) and sends the completion message: answers true, the message
  * belongs to the closed ticket. Any other reply ends the wait and answers false (normal rule).
  */
-export async function handleRatingAnswer(ticket: TicketItem, body: string, now = Date.now()): Promise<boolean> {
+export async function handleRatingAnswer(ticket: TicketItem, body: string, now = nowMs()): Promise<boolean> {
   if (ticket.status !== 'closed' || !ticket.awaitingRatingUntil || Date.parse(ticket.awaitingRatingUntil) <= now) return false;
   const answer = body.trim().match(/^\*?([1-3])\*?$/);
   const key = ticketKey(ticket.companyId, ticket.id);

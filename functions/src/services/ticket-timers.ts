@@ -1,7 +1,6 @@
-import { SendMessageBatchCommand } from '@aws-sdk/client-sqs';
-import { TRANSFER_NOTICE, fillVariables, toQueueBody } from '@balcao/shared';
+import { TRANSFER_NOTICE, fillVariables } from '@balcao/shared';
 import { z } from 'zod';
-import { queryDirect, sqsClient } from '../core/aws.js';
+import { nowMs, ports, table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { getItem, tx, type TransactItem } from '../core/db.js';
 import {
@@ -17,7 +16,6 @@ import {
 import { log } from '../core/observability.js';
 import { settingValue } from './settings.js';
 import { Raced, commit, laterThan, publishTicketChange, sendAutomated, timeZone } from './ticket-lifecycle.js';
-import { queues } from '../workers/manifest.js';
 import { type ConnectionItem, type ContactItem, type QueueItem, type TicketItem } from '../table/items.js';
 
 /**
@@ -29,7 +27,6 @@ import { type ConnectionItem, type ContactItem, type QueueItem, type TicketItem 
  * so a repeated job or a ticket that changed meanwhile changes nothing.
  */
 
-const TIMERS_QUEUE = queues.find((q) => q.name === 'ticket-timers')!;
 /** Tickets enqueued per connection and kind in one sweep; the rest are due again a minute later. */
 const PER_PARTITION = 500;
 const MINUTE = 60_000;
@@ -54,7 +51,7 @@ async function timerConnections(): Promise<ConnectionItem[]> {
   const found: ConnectionItem[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await queryDirect({
+    const out = await table().query({
       TableName: env.tableName,
       IndexName: 'GSI2',
       KeyConditionExpression: 'GSI2PK = :p',
@@ -70,7 +67,7 @@ async function timerConnections(): Promise<ConnectionItem[]> {
 /** Ticket ids of a connection's timer partition whose last activity is at or before `cutoff`. */
 async function dueTickets(conn: ConnectionItem, kind: TicketTimerKind, cutoff: number): Promise<number[]> {
   // Sort keys are `<updatedAt ISO>#<id padded>`; '~' sorts after every digit.
-  const out = await queryDirect({
+  const out = await table().query({
     TableName: env.tableName,
     IndexName: 'GSI4',
     KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
@@ -85,7 +82,7 @@ async function dueTickets(conn: ConnectionItem, kind: TicketTimerKind, cutoff: n
  * The sweeper's part: enqueues a job for every ticket due at `now`. Answers the jobs enqueued
  * (a test can call it with a later `now` instead of waiting).
  */
-export async function sweepTicketTimers(now = Date.now()): Promise<TimerJob[]> {
+export async function sweepTicketTimers(now = nowMs()): Promise<TimerJob[]> {
   const jobs: TimerJob[] = [];
   for (const conn of await timerConnections()) {
     for (const kind of ['transfer', 'expire'] as const) {
@@ -98,16 +95,9 @@ export async function sweepTicketTimers(now = Date.now()): Promise<TimerJob[]> {
       }
     }
   }
-  const url = process.env[TIMERS_QUEUE.envVar];
-  if (jobs.length && !url) throw new Error(`Missing environment variable ${TIMERS_QUEUE.envVar}`);
-  for (let i = 0; i < jobs.length; i += 10) {
-    const batch = jobs.slice(i, i + 10);
-    const out = await sqsClient().send(
-      new SendMessageBatchCommand({ QueueUrl: url, Entries: batch.map((j, n) => ({ Id: String(n), MessageBody: toQueueBody(j) })) }),
-    );
-    // Not enqueued now: still due, so the next sweep enqueues it again.
-    if (out.Failed?.length) log.warn('ticket timer jobs not enqueued', { failed: out.Failed.length });
-  }
+  const failed = await ports().jobs.enqueue('ticket-timers', jobs);
+  // Not enqueued now: still due, so the next sweep enqueues it again.
+  if (failed) log.warn('ticket timer jobs not enqueued', { failed: failed });
   return jobs;
 }
 

@@ -4,6 +4,7 @@ import { connectionKey, contactKey, keys } from '../table/keys.js';
 import { refsOf, tagRefs, type TagRef } from './tag-refs.js';
 import { cachedRef, keepRef } from './ref-cache.js';
 import { type ConnectionItem, type ContactItem, type ContactView, contactViewOf, type QueueItem, TICKET_FIELDS, type TicketItem, type UserItem } from '../table/items.js';
+import { nowMs } from '../core/ports.js';
 
 /** A ticket's contact as pages show it. */
 type ContactShown = ContactView & { id: number };
@@ -29,7 +30,7 @@ export async function loadRefs(companyId: number, tickets: TicketItem[]): Promis
     ...uniq(tickets.map((t) => t.queueId)).map((id) => keys.queue(companyId, id)),
     ...uniq(tickets.map((t) => t.whatsappId)).map((id) => connectionKey(companyId, id)),
   ];
-  const now = Date.now();
+  const now = nowMs();
   const items: { entity: string; id: number }[] = [];
   const missing: Key[] = [];
   for (const k of named) {

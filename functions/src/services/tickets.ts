@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { AppError, type TicketStatus } from '@balcao/shared';
-import { getItem, isTransactionConflict, nextId, transact, tx } from '../core/db.js';
+import { getItem, isTransactionConflict, nextId, transact, tx, isTransactionCanceled } from '../core/db.js';
 import { counterDeltas, countTicketChange } from './ticket-counters.js';
 import { currentMarker, ticketIndexKeys, ticketKey, uuidPointer } from '../table/keys.js';
 import { contactTicketWrites } from './search-index.js';
 import { settleContactView } from './contact-view.js';
 import { contactViewOf, type ContactViewSource, type CurrentTicketMarker, ticketGuard, type TicketItem } from '../table/items.js';
+import { nowMs, uuid } from '../core/ports.js';
 
 export type { TicketStatus } from '@balcao/shared';
 
@@ -34,7 +34,7 @@ export function newTicketItem(t: {
     entity: 'ticket',
     ...ticketIndexKeys({ companyId, id, status, userId, queueId, whatsappId, updatedAt: at }),
     id,
-    uuid: randomUUID(),
+    uuid: uuid(),
     companyId,
     status,
     userId,
@@ -76,7 +76,7 @@ export async function findOrCreateTicket(
   companyId: number,
   connectionId: number,
   contact: ContactViewSource & { id: number },
-  now = Date.now(),
+  now = nowMs(),
 ): Promise<{ ticket: TicketItem; created: boolean; reopened: boolean }> {
   const marker = currentMarker(companyId, connectionId, contact.id);
   for (let attempt = 0; attempt < 6; attempt++) {
@@ -105,7 +105,7 @@ export async function findOrCreateTicket(
           await settleContactView(companyId, next);
           return { ticket: next, created: false, reopened: true };
         } catch (err) {
-          if (err instanceof RaceLost || (err as { name?: string }).name === 'TransactionCanceledException') continue;
+          if (err instanceof RaceLost || isTransactionCanceled(err)) continue;
           throw err;
         }
       }

@@ -20,11 +20,12 @@ import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import { listQueueItems } from './queues.js';
 import { forgetTicketRef } from './ref-cache.js';
 import { type CompanyItem, type PlanItem, type QueueItem, type UserItem } from '../table/items.js';
+import { nowIso, nowMs } from '../core/ports.js';
 
 const emailTaken = () =>
   new AppError(409, 'ERR_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_EMAIL_ALREADY_EXISTS' }] });
 
-export function isOnline(user: Pick<UserItem, 'online' | 'lastSeenAt'>, now = Date.now()): boolean {
+export function isOnline(user: Pick<UserItem, 'online' | 'lastSeenAt'>, now = nowMs()): boolean {
   return !!user.online && !!user.lastSeenAt && now - Date.parse(user.lastSeenAt) < PRESENCE_TTL_SECONDS * 1000;
 }
 
@@ -100,7 +101,7 @@ async function assertConnectionExists(companyId: number, whatsappId: number | nu
 async function storePhoto(companyId: number, userId: number, file: UploadedFile | undefined): Promise<string | undefined> {
   if (!file) return undefined;
   const type = assertImage(file.data, 'photo');
-  const key = `c/${companyId}/users/${userId}/photo-${Date.now()}.${type.split('/')[1]}`;
+  const key = `c/${companyId}/users/${userId}/photo-${nowMs()}.${type.split('/')[1]}`;
   await putObject(key, file.data, type);
   return key;
 }
@@ -132,7 +133,7 @@ export async function createUser(
   const id = await nextId(companyId, 'user');
   const photoKey = (await storePhoto(companyId, id, photoFile(files))) ?? null;
   const sub = await identityProvider.createUser(data.email, data.password);
-  const now = new Date().toISOString();
+  const now = nowIso();
   const item: UserItem = {
     ...keys.user(companyId, id),
     entity: 'user',
@@ -196,7 +197,7 @@ export async function updateUser(identity: Identity, companyId: number, id: numb
     if (admins.length <= 1) throw new AppError(400, 'ERR_NO_PERMISSION', { message: 'A empresa precisa de pelo menos um administrador' });
   }
 
-  const now = new Date().toISOString();
+  const now = nowIso();
   const newEmail = data.email && data.email !== current.email ? data.email : undefined;
   if (newEmail) {
     await transact(

@@ -1,15 +1,17 @@
 import type {
+  Company,
   Connection,
+  ContactFields,
   MediaType,
   MessageFields,
   PlanFlag,
   Profile,
-  Recurrence,
+  QuickMessageFields,
   ScheduleErrorCode,
   ScheduleReasonParams,
   ScheduleStatus,
   StoredMedia,
-  TagType,
+  TagFields,
   TicketFields,
 } from '@balcao/shared';
 
@@ -37,23 +39,8 @@ export interface PlanItem extends BaseItem, Record<PlanFlag, boolean> {
   value: number;
 }
 
-export interface CompanyItem extends BaseItem {
-  id: number;
-  name: string;
-  email: string;
-  phone: string;
-  planId: number;
-  status: boolean;
-  campaignsEnabled: boolean;
-  dueDate: string | null;
-  recurrence: Recurrence;
-  trialExpiration: string | null;
-  document?: string;
-  addressZipCode?: string;
-  addressStreet?: string;
-  addressState?: string;
-  addressCity?: string;
-  addressDistrict?: string;
+/** A company as stored: its API fields without the plan and settings the answers join in. */
+export interface CompanyItem extends BaseItem, Omit<Company, 'plan' | 'settings'> {
   /** Contacts made from then on have whole ticket lists (search-index.ts `ContactTicketList`). */
   ticketListsSince?: string;
 }
@@ -104,7 +91,7 @@ export interface UsageItem {
   schedules?: number;
 }
 
-export interface ContactItem {
+export interface ContactItem extends ContactFields {
   PK: string;
   SK: string;
   entity: 'contact';
@@ -113,23 +100,6 @@ export interface ContactItem {
   /** Contacts of a specific attendant (sparse: only with `userId`). */
   GSI3PK?: string;
   GSI3SK?: string;
-  id: number;
-  companyId: number;
-  name: string;
-  number: string;
-  lid: string | null;
-  email: string;
-  isGroup: boolean;
-  profilePicUrl: string | null;
-  extraInfo: { name: string; value: string }[];
-  /** Denormalised contact tags (kept by services/tags.ts with the link items). */
-  tagIds: number[];
-  userId: number | null;
-  disableBot: boolean;
-  /** The connection it first wrote through. */
-  whatsappId: number | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /**
@@ -264,27 +234,14 @@ export interface ConnectionItem extends Omit<Connection, 'hasToken' | 'token' | 
  * the link's previous state and on the target's version, so `ticketsCount`/`contactsCount` stay
  * exact however many agents tag at once.
  */
-export interface TagItem {
+export interface TagItem extends TagFields {
   PK: string;
   SK: string;
   entity: 'tag';
   GSI1PK: string;
   GSI1SK: string;
-  id: number;
-  companyId: number;
-  name: string;
-  color: string;
-  type: TagType;
-  kanban: 0 | 1;
-  userId: number | null;
-  ticketsCount: number;
-  contactsCount: number;
-  /** Goes up with every change of the counts: a late `counts` event never replaces newer ones. */
-  countsVersion?: number;
   /** Set while a delete strips the tag from its tickets and contacts: no new links meanwhile. */
   deleting?: boolean;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /**
@@ -293,28 +250,14 @@ export interface TagItem {
  * with the reply). Attachments live in S3 under the company's prefix and are answered as
  * short-lived URLs.
  */
-export interface QuickMessageItem {
+export interface QuickMessageItem extends QuickMessageFields {
   PK: string;
   SK: string;
   entity: 'quickMessage';
   GSI1PK: string;
   GSI1SK: string;
-  id: number;
-  companyId: number;
-  userId: number;
-  shortcode: string;
-  message: string;
-  geral: boolean;
-  status: boolean;
-  isMedia: boolean;
-  /** The stored file's name (spaces as underscores) and the name the user gave it. */
-  mediaPath: string | null;
-  mediaName: string | null;
-  mediaType: string | null;
   /** S3 key of the attachment (never answered). */
   mediaKey: string | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /**

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { shardOf, toQueueBody } from '@balcao/shared';
+import { dynamo, queryDirect, s3Client, sqsClient } from './aws.js';
+import { env } from './env.js';
+import { setDefaultPorts, type Ports } from './ports.js';
+import { queues, SHARDS } from '../workers/manifest.js';
+
+/** The AWS adapters of the domain's ports (core/ports.ts): DynamoDB, SQS, S3, the system clock. */
+
+const envUrl = (name: string) => {
+  const url = process.env[name];
+  if (!url) throw new Error(`Missing environment variable ${name}`);
+  return url;
+};
+
+/**
+ * Up to 10 bodies per SQS batch; answers how many were not accepted. With `keepGoing`, a batch
+ * that throws counts as not accepted and the next batches are still sent.
+ */
+async function sendBatches(queueUrl: string, bodies: string[], keepGoing = false): Promise<number> {
+  let failed = 0;
+  for (let i = 0; i < bodies.length; i += 10) {
+    const batch = bodies.slice(i, i + 10);
+    try {
+      const out = await sqsClient().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((b, j) => ({ Id: String(j), MessageBody: b })) }));
+      failed += out.Failed?.length ?? 0;
+    } catch (err) {
+      if (!keepGoing) throw err;
+      failed += batch.length;
+    }
+  }
+  return failed;
+}
+
+const isMissing = (err: unknown) => {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NotFound' || e?.name === 'NoSuchKey' || e?.$metadata?.httpStatusCode === 404;
+};
+
+let presigner: S3Client | undefined;
+/**
+ * Presigning uploads only: without flexible checksums, a presigned PUT would carry the checksum of
+ * an empty body and S3 would refuse the browser's upload.
+ */
+function presignClient(): S3Client {
+  presigner ??= new S3Client({
+    region: env.region,
+    endpoint: env.s3Endpoint,
+    forcePathStyle: !!env.s3Endpoint,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return presigner;
+}
+
+export function awsPorts(): Ports {
+  const bucket = () => env.mediaBucket;
+  return {
+    table: { send: ((command: never) => dynamo().send(command)) as Ports['table']['send'], query: queryDirect },
+    publisher: {
+      async publish(messages) {
+        const failed = await sendBatches(env.realtimeQueueUrl, messages.map(toQueueBody), true);
+        if (failed) throw new Error(`${failed} of ${messages.length} realtime events not enqueued`);
+      },
+    },
+    commands: {
+      async send(command) {
+        await sqsClient().send(
+          new SendMessageCommand({
+            QueueUrl: envUrl(`OUTBOUND_QUEUE_URL_${shardOf(command.connectionId, SHARDS)}`),
+            MessageBody: toQueueBody(command),
+            MessageGroupId: `wapp-${command.connectionId}`,
+            MessageDeduplicationId: command.commandId,
+          }),
+        );
+      },
+    },
+    jobs: {
+      enqueue: (queue, bodies) =>
+        bodies.length ? sendBatches(envUrl(queues.find((q) => q.name === queue)!.envVar), bodies.map(toQueueBody)) : Promise.resolve(0),
+    },
+    media: {
+      async put(key, data, contentType) {
+        await s3Client().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: data, ContentType: contentType }));
+      },
+      async remove(key) {
+        await s3Client().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
+      },
+      uploadUrl: (key, contentType, expiresIn) =>
+        getSignedUrl(presignClient(), new PutObjectCommand({ Bucket: bucket(), Key: key, ContentType: contentType }), { expiresIn }),
+      readUrl: (key, expiresIn) => getSignedUrl(s3Client(), new GetObjectCommand({ Bucket: bucket(), Key: key }), { expiresIn }),
+      async head(key) {
+        try {
+          const head = await s3Client().send(new HeadObjectCommand({ Bucket: bucket(), Key: key }));
+          return { size: head.ContentLength ?? 0, contentType: head.ContentType ?? '' };
+        } catch (err) {
+          if (isMissing(err)) return undefined;
+          throw err;
+        }
+      },
+      async readStart(key, bytes) {
+        const part = await s3Client().send(new GetObjectCommand({ Bucket: bucket(), Key: key, Range: `bytes=0-${bytes - 1}` }));
+        return part.Body!.transformToByteArray();
+      },
+      async copy(from, to, contentType) {
+        await s3Client().send(
+          new CopyObjectCommand({
+            Bucket: bucket(),
+            Key: to,
+            CopySource: `${bucket()}/${from.split('/').map(encodeURIComponent).join('/')}`,
+            ContentType: contentType,
+            MetadataDirective: 'REPLACE',
+          }),
+        );
+      },
+    },
+    clock: { now: () => Date.now() },
+    ids: { uuid: () => randomUUID() },
+  };
+}
+
+setDefaultPorts(awsPorts);
