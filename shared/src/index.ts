@@ -21,3 +21,4 @@ export * from './schemas/messages.js';
 export * from './variables.js';
 export * from './csv.js';
 export * from './dates.js';
+export * from './api-routes.js';

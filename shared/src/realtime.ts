@@ -1,3 +1,7 @@
+import type { ApiContact, ApiMessage, ApiQuickMessage, ApiTag, ApiTicket, TagCounts } from './contracts.js';
+import type { Connection, Queue, SettingItem, User } from './entities.js';
+import type { Schedule } from './schemas/schedules.js';
+
 /**
  * The realtime channel (DESIGN §5). Frames are JSON.
  * server → client: {"event":"company-7-ticket","data":{"action":"update","ticket":{…}}}
@@ -24,7 +28,39 @@ export type CompanyEventKind =
   | 'schedule'
   | 'queueIntegration';
 
-export const companyEvent = (companyId: number, kind: CompanyEventKind) => `company-${companyId}-${kind}`;
+/** The name of a company's event of one kind, typed so its payload can be looked up (`EventData`). */
+export type CompanyEventName<K extends CompanyEventKind = CompanyEventKind> = `company-${number}-${K}`;
+export const companyEvent = <K extends CompanyEventKind>(companyId: number, kind: K) => `company-${companyId}-${kind}` as CompanyEventName<K>;
+
+/**
+ * What each company event carries, by kind and action: publishers (functions) and listeners (the
+ * console) are both typed from this map. Kinds whose feature does not exist yet carry nothing
+ * (`never`): nothing may publish them until it is built.
+ */
+export interface CompanyEventData {
+  user: { action: 'create' | 'update'; user: User } | { action: 'delete'; userId: number };
+  whatsapp: { action: 'create' | 'update'; whatsapp: Connection } | { action: 'delete'; whatsappId: number };
+  whatsappSession: { action: 'update'; session: Connection };
+  /** `delete` names the ticket by id (the server's also carries it as it was). */
+  ticket: { action: 'create' | 'update'; ticket: ApiTicket } | { action: 'delete'; ticketId: number; ticket?: ApiTicket };
+  appMessage: { action: 'create' | 'update'; message: ApiMessage; ticket: ApiTicket; contact?: ApiContact };
+  /** `reload`: many contacts changed at once (an import); lists read again. */
+  contact: { action: 'create' | 'update'; contact: ApiContact } | { action: 'delete'; contactId: number } | { action: 'reload' };
+  queue: { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };
+  settings: { action: 'update'; setting: SettingItem };
+  tag: { action: 'create' | 'update'; tag: ApiTag } | { action: 'delete'; tagId: number } | { action: 'counts'; counts: TagCounts[] };
+  quickmessage: { action: 'create' | 'update'; record: ApiQuickMessage } | { action: 'delete'; id: number };
+  schedule: { action: 'create' | 'update'; schedule: Schedule } | { action: 'delete'; scheduleId: number };
+  /** The same user signed in elsewhere: this session ends (spec 000 §4). */
+  auth: { action: 'anotherLogin'; user: { id: number }; session: { id: string } };
+  chat: never;
+  notification: never;
+  payment: never;
+  queueIntegration: never;
+}
+
+/** The payload of the event named `E` (`unknown` for names outside the map). */
+export type EventData<E extends string> = E extends `company-${number}-${infer K}` ? (K extends CompanyEventKind ? CompanyEventData[K] : unknown) : unknown;
 export const ANNOUNCEMENT_EVENT = 'company-announcement';
 
 /** Rooms a connection may join. Tickets rooms are per status; the chat box is per ticket. */
@@ -54,17 +90,18 @@ export interface TicketVisibilityFacts {
   isGroup?: boolean;
 }
 
-export interface RealtimeMessage {
-  /** Company of the event; `null` only for platform-wide events (announcements). */
-  companyId: number | null;
-  event: string;
-  data: Record<string, unknown> & { action: string };
+interface RealtimeMessageBase {
   audience: Audience[];
   /** When set, only users who may see this ticket receive the event (server-behaviour §14). */
   ticket?: TicketVisibilityFacts;
   /** Connections that must not receive it (e.g. the sender's own socket). */
   exceptConnectionIds?: string[];
 }
+
+/** One published event: its name and payload agree (`CompanyEventData`). */
+export type RealtimeMessage = {
+  [K in CompanyEventKind]: RealtimeMessageBase & { companyId: number; event: CompanyEventName<K>; data: CompanyEventData[K] };
+}[CompanyEventKind];
 
 export interface WsFrame {
   event: string;

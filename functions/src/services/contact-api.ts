@@ -1,16 +1,16 @@
-import { companyEvent } from '@balcao/shared';
+import { companyEvent, type ApiContact } from '@balcao/shared';
 import { clean } from '../core/db.js';
 import { publish } from '../core/realtime.js';
 import type { ContactItem } from '../table/items.js';
 import { refsOf, tagRefs, type TagRef } from './tag-refs.js';
 
 /** A contact as the API and its events answer it (the contacts service and the services that name a contact). */
-export function toApiContact(c: ContactItem) {
+export function toApiContact(c: ContactItem): ApiContact {
   return clean(c);
 }
 
 /** Contacts as the API answers them: with `tags: [{id, name, color, type}]` (one BatchGet). */
-export async function toApiContacts(companyId: number, list: ContactItem[]) {
+export async function toApiContacts(companyId: number, list: ContactItem[]): Promise<ApiContact[]> {
   const refs = await tagRefs(companyId, list.flatMap((c) => c.tagIds ?? []));
   return list.map((c) => ({ ...clean(c), tagIds: c.tagIds ?? [], tags: refsOf(c.tagIds, refs) as TagRef[] }));
 }

@@ -6,7 +6,7 @@ import { publishSession } from './connections.js';
 import { findOrCreateContact, updateContactProfile } from './contacts.js';
 import { findOrCreateTicket } from './tickets.js';
 import { findMessage } from './message-lookup.js';
-import { changeMessage, loadTicketAndContact, markSendFailed, patchMessage, publishMessage, publishTicket, raiseAck, storeMessage } from './messages.js';
+import { changeMessage, loadTicketAndContact, markSendFailed, patchMessage, publishMessage, publishNewMessage, raiseAck, storeMessage } from './messages.js';
 import { settingValue } from './settings.js';
 import { sendInTicket } from './outbound.js';
 import { handleRatingAnswer, ticketAwaitingRating } from './ticket-rating.js';
@@ -77,8 +77,7 @@ async function onMessage(e: Of<'message'>) {
   });
   if (!stored) return; // a concurrent redelivery stored it first
   if (!e.fromMe) count('MessagesIn');
-  await publishMessage(stored.message, stored.ticket, contact, 'create');
-  await publishTicket(stored.ticket, contact);
+  await publishNewMessage(stored.message, stored.ticket, contact);
 }
 
 async function onCall(e: Of<'call'>) {
@@ -96,8 +95,7 @@ async function onCall(e: Of<'call'>) {
     unread: true,
   });
   if (!stored) return; // redelivered call event: already handled
-  await publishMessage(stored.message, stored.ticket, contact, 'create');
-  await publishTicket(stored.ticket, contact);
+  await publishNewMessage(stored.message, stored.ticket, contact);
   if ((await settingValue(e.companyId, 'call')) === 'disabled') {
     await sendCommand({ type: 'rejectCall', companyId: e.companyId, connectionId: e.connectionId, callId: e.callId, from: e.chat, commandId: `reject-${e.connectionId}-${e.callId}` });
     await sendInTicket(stored.ticket, { body: CALLS_DISABLED_MESSAGE });

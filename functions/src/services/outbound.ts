@@ -1,7 +1,7 @@
 import { AppError, ACK, newWaMessageId, type StoredMedia, type MediaType } from '@balcao/shared';
 import { sendCommand } from '../core/commands.js';
 import { getItem } from '../core/db.js';
-import { storeMessage, publishMessage, publishTicket, patchMessage } from './messages.js';
+import { storeMessage, publishMessage, publishNewMessage, patchMessage } from './messages.js';
 import { getTicketItem } from './tickets.js';
 import { connectionKey, contactKey } from '../table/keys.js';
 import { type ConnectionItem, type ContactItem, type MessageItem, type TicketItem } from '../table/items.js';
@@ -44,8 +44,7 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
     unread: false,
   });
   if (!stored) throw new AppError(500, 'ERR_CREATING_MESSAGE');
-  await publishMessage(stored.message, stored.ticket, contact, 'create');
-  await publishTicket(stored.ticket, contact);
+  await publishNewMessage(stored.message, stored.ticket, contact);
   await dispatch(stored.message, contact);
   count('MessagesOut');
   return stored.message;

@@ -1,17 +1,4 @@
-import {
-  AppError,
-  QUICK_MESSAGES_PAGE,
-  QUICK_MESSAGE_MEDIA_MAX_BYTES,
-  checkMedia,
-  companyEvent,
-  displayFileName,
-  parseOrThrow,
-  quickMessageListQuerySchema,
-  quickMessageSchema,
-  quickMessageUpdateSchema,
-  safeFileName,
-  type Audience,
-} from '@balcao/shared';
+import { AppError, QUICK_MESSAGES_PAGE, QUICK_MESSAGE_MEDIA_MAX_BYTES, checkMedia, companyEvent, displayFileName, parseOrThrow, quickMessageListQuerySchema, quickMessageSchema, quickMessageUpdateSchema, safeFileName, type Audience, type ApiQuickMessage } from '@balcao/shared';
 import { clean, getItem, nextId, queryIndexAll, transact, tx, updateItem, type TransactItem } from '../core/db.js';
 import { fold, quickMessageIndexKeys, quickMessageKey, quickMessagesPartition, shortcodeMarker } from '../table/keys.js';
 import { deleteObject, putObject, readUrl } from '../core/storage.js';
@@ -27,7 +14,7 @@ const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
 const duplicated = () => new AppError(409, 'ERR_DUPLICATED_SHORTCODE', { fields: [{ field: 'shortcode', message: 'ERR_DUPLICATED_SHORTCODE' }] });
 const privileged = (identity: Identity) => identity.isAdmin || identity.isSuper;
 
-export async function toApiQuickMessage(q: QuickMessageItem) {
+export async function toApiQuickMessage(q: QuickMessageItem): Promise<ApiQuickMessage> {
   const { mediaKey, ...rest } = clean(q);
   return { ...rest, mediaUrl: mediaKey ? await readUrl(mediaKey, 15 * 60) : null };
 }

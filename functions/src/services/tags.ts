@@ -1,15 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  AppError,
-  TAGS_PAGE,
-  companyEvent,
-  parseOrThrow,
-  tagListQuerySchema,
-  tagSchema,
-  tagSyncSchema,
-  tagUpdateSchema,
-  type TagType,
-} from '@balcao/shared';
+import { AppError, TAGS_PAGE, companyEvent, parseOrThrow, tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema, type TagType, type ApiTag } from '@balcao/shared';
 import { nowIso, table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { batchGet, clean, getItem, isConditionFailure, nextId, prefixCondition, queryIndexAll, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
@@ -41,7 +31,7 @@ const DEFAULT_COLOR = '#5C59A0';
 const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
 const invalidTags = (field = 'tags') => new AppError(400, 'ERR_VALIDATION', { message: 'Etiqueta inválida', fields: [{ field, message: 'Etiqueta inválida' }] });
 
-export function toApiTag(t: TagItem) {
+export function toApiTag(t: TagItem): ApiTag {
   const { deleting: _d, ...rest } = clean(t);
   return { ...rest, ticketsCount: t.ticketsCount ?? 0, contactsCount: t.contactsCount ?? 0, countsVersion: t.countsVersion ?? 0 };
 }

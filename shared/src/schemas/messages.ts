@@ -258,3 +258,9 @@ export const messageSearchQuerySchema = z.object({
     .optional(),
   cursor: z.coerce.number({ error: 'Valor inválido' }).int({ error: 'Valor inválido' }).min(1, { error: 'Valor inválido' }).optional(),
 });
+
+/**
+ * `GET /messages/{ticketId}`: a page of the conversation (`pageNumber`, read leniently: anything
+ * else is the first page) or, with `searchParam`, a search continued from `cursor`.
+ */
+export const messageListQuerySchema = messageSearchQuerySchema.extend({ pageNumber: z.union([z.string(), z.number()]).optional() });

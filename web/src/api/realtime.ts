@@ -1,8 +1,9 @@
-import { SOCKET_PING_MS, STATUS_HEARTBEAT_MS, type WsFrame } from '@balcao/shared';
+import { SOCKET_PING_MS, STATUS_HEARTBEAT_MS, type EventData, type WsFrame } from '@balcao/shared';
 import { config } from '../config';
 import { accessToken } from './http';
 
-type Listener = (data: any) => void;  
+/** Listeners are typed by the event's name (`EventData`, shared/src/realtime.ts); stored loosely. */
+type Listener = (data: never) => void;
 
 /**
  * One WebSocket per console. Pages subscribe to event names; each time the socket opens, every
@@ -36,18 +37,18 @@ class Realtime {
     this.retry = 0;
   }
 
-  on(event: string, fn: Listener): () => void {
+  on<E extends string>(event: E, fn: (data: EventData<E>) => void): () => void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(fn);
-    return () => set.delete(fn);
+    set.add(fn as Listener);
+    return () => set.delete(fn as Listener);
   }
 
   /**
    * Hands the listeners a state the client learned from an answer rather than an event (a 409
    * showing a ticket moved while its event is still on the way), as if the server had sent it.
    */
-  deliver(event: string, data: unknown) {
+  deliver<E extends string>(event: E, data: EventData<E>) {
     this.listeners.get(event)?.forEach((fn) => fn(data as never));
   }
 
@@ -93,7 +94,7 @@ class Realtime {
       } catch {
         return;
       }
-      this.listeners.get(frame.event)?.forEach((fn) => fn(frame.data));
+      this.listeners.get(frame.event)?.forEach((fn) => fn(frame.data as never));
     };
     ws.onclose = async () => {
       this.clearTimers();

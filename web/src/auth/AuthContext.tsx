@@ -5,6 +5,7 @@ import { api, ApiError, setUnauthorizedHandler } from '../api/http';
 import { realtime } from '../api/realtime';
 import i18n from '../i18n';
 import { toast } from '../ui/toast';
+import { call } from '../api/call';
 
 interface AuthState {
   user: User | null;
@@ -56,7 +57,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     (async () => {
       try {
         const s = await fetchAuthSession();
-        if (s.tokens?.accessToken) setUser(await api.get<User>('/auth/me'));
+        if (s.tokens?.accessToken) setUser(await call('GET /auth/me'));
       } catch {
         await signOut().catch(() => {});
       } finally {
@@ -126,7 +127,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     let me: User;
     try {
-      const r = await api.post<{ user: User }>('/auth/login', {}, { quiet401: true });
+      const r = await call('POST /auth/login', { body: {}, quiet401: true });
       me = r.user;
     } catch (e) {
       await signOut().catch(() => {});
@@ -141,7 +142,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const logout = useCallback(async () => {
-    await api.del('/auth/logout').catch(() => {});
+    await call('DELETE /auth/logout').catch(() => {});
     await clear();
   }, [clear]);
 

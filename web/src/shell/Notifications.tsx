@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { companyEvent, type User } from '@balcao/shared';
-import { api } from '../api/http';
+import { companyEvent, type TicketPage, type User } from '@balcao/shared';
 import { realtime } from '../api/realtime';
 import { useAuth } from '../auth/AuthContext';
 import { Avatar } from '../ui/Avatar';
@@ -13,6 +12,7 @@ import { preview } from '../pages/tickets/lists';
 import type { ApiTicket } from '../pages/tickets/types';
 import { unreadStore } from './unread';
 import './Notifications.css';
+import { call } from '../api/call';
 
 type Item = Pick<ApiTicket, 'id' | 'uuid' | 'status' | 'userId' | 'queueId' | 'unreadMessages' | 'lastMessage' | 'updatedAt' | 'isGroup'> & {
   contact: { name: string; number: string; profilePicUrl?: string | null } | null;
@@ -93,9 +93,7 @@ export function NotificationsBell() {
       const all: ApiTicket[] = [];
       let cursor: string | null = null;
       for (let page = 0; page < UNREAD_PAGES; page++) {
-        const r: { tickets: ApiTicket[]; hasMore: boolean; nextCursor: string | null } = await api.get('/tickets', {
-          query: { withUnreadMessages: 'true', showAll: 'true', ...(cursor ? { cursor } : {}) },
-        });
+        const r: TicketPage = await call('GET /tickets', { query: { withUnreadMessages: 'true', showAll: 'true', ...(cursor ? { cursor } : {}) } });
         if (!live) return;
         all.push(...r.tickets);
         cursor = r.hasMore ? r.nextCursor : null;
@@ -134,9 +132,9 @@ export function NotificationsBell() {
     });
     const offTicket = realtime.on(companyEvent(user.companyId, 'ticket'), (data) => {
       const u = userRef.current;
-      const id = Number(data?.ticketId ?? data?.ticket?.id);
-      if (!u || !id) return;
-      if (data.action === 'delete' || (data.action === 'updateUnread' && !data.ticket)) return remove(id);
+      if (!u) return;
+      if (data.action === 'delete') return remove(data.ticketId);
+      const id = data.ticket.id;
       const tk = data.ticket as Item;
       const known = list.current.find((x) => x.id === id);
       if (!known) return;

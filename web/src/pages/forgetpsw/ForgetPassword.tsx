@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { Button, Flex, Text, TextField } from '@aws-amplify/ui-react';
 import { confirmResetPassword } from 'aws-amplify/auth';
 import { forgotPasswordEmailSchema, resetPasswordSchema } from '@balcao/shared';
-import { api, ApiError } from '../../api/http';
+import { ApiError } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { toast } from '../../ui/toast';
 import { AuthCard, AuthLinks, NewPasswordField } from '../../ui/AuthCard';
 import { fieldError, resolver } from '../../ui/form';
+import { call } from '../../api/call';
 
 interface Step1 {
   email: string;
@@ -34,7 +35,7 @@ export default function ForgetPassword() {
   const sendEmail = step1.handleSubmit(async (v) => {
     const addr = v.email.trim().toLowerCase();
     try {
-      await api.post(`/forgetpassword/${encodeURIComponent(addr)}`, undefined, { auth: false });
+      await call('POST /forgetpassword/{email}', { params: { email: addr }, auth: false });
       toast.success(t('forgot.emailSent'), 3000);
       step2.reset({ email: addr, token: '', newPassword: '', confirmPassword: '' });
       setEmail(addr);

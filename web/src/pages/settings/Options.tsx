@@ -3,12 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader, SelectField } from '@aws-amplify/ui-react';
 import { companyEvent, DEFAULT_SETTINGS, type SettingItem, type SettingKey } from '@balcao/shared';
-import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { realtime } from '../../api/realtime';
 import { useAuth } from '../../auth/AuthContext';
 import { toast } from '../../ui/toast';
 import { UNBUILT_SETTINGS } from '../../features';
+import { call } from '../../api/call';
 
 const ED = ['enabled', 'disabled'];
 /** The Options tab of spec 000 §7: each key with the values it may take. */
@@ -28,7 +28,7 @@ export default function Options() {
   const { user } = useAuth();
   const qc = useQueryClient();
   const key = ['settings', user?.companyId];
-  const { data, isLoading, error, refetch } = useQuery({ queryKey: key, queryFn: () => api.get<SettingItem[]>('/settings') });
+  const { data, isLoading, error, refetch } = useQuery({ queryKey: key, queryFn: () => call('GET /settings') });
 
   useEffect(() => {
     if (error) toastError(error);
@@ -53,7 +53,7 @@ export default function Options() {
     const before = data?.find((s) => s.key === k)?.value;
     put(k, value);
     try {
-      await api.put(`/settings/${k}`, { value });
+      await call('PUT /settings/{key}', { params: { key: k }, body: { value } });
       // Spec 000 §4: the schedule type change has its own toast closing after 2 s.
       toast.success(k === 'scheduleType' ? t('settings.scheduleSaved') : t('settings.saved'), 2000);
     } catch (e) {

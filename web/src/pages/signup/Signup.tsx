@@ -4,12 +4,12 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, SelectField, TextField } from '@aws-amplify/ui-react';
 import { signupSchema, type Plan } from '@balcao/shared';
-import { api } from '../../api/http';
 import { toastError } from '../../api/errors';
 import { toast } from '../../ui/toast';
 import { AuthCard, NewPasswordField } from '../../ui/AuthCard';
 import { fieldError, resolver } from '../../ui/form';
 import { maskPhone } from '../../ui/phone';
+import { call } from '../../api/call';
 
 interface Values {
   name: string;
@@ -31,16 +31,15 @@ export default function Signup() {
   });
 
   useEffect(() => {
-    api.get<Plan[]>('/plans/list', { auth: false }).then(setPlans).catch(toastError);
+    call('GET /plans/list', { auth: false }).then(setPlans).catch(toastError);
   }, []);
 
   const onSubmit = handleSubmit(async (v) => {
     try {
-      await api.post(
-        '/companies/cadastro',
-        { name: v.name, email: v.email, phone: v.phone.replace(/\D/g, ''), password: v.password, planId: Number(v.planId) },
-        { auth: false },
-      );
+      await call('POST /companies/cadastro', {
+        body: { name: v.name, email: v.email, phone: v.phone.replace(/\D/g, ''), password: v.password, planId: Number(v.planId) },
+        auth: false,
+      });
       toast.success(t('signup.success'), 3000);
     } catch (e) {
       toastError(e);

@@ -1,21 +1,6 @@
-import type { TagType } from '@balcao/shared';
-
-/** A tag as `GET /tags` answers it. */
-export interface Tag {
-  id: number;
-  name: string;
-  color: string;
-  type: TagType;
-  kanban: 0 | 1;
-  ticketsCount: number;
-  contactsCount: number;
-  /** Goes up with every change of the counts (the newest of a row and a `counts` event wins). */
-  countsVersion?: number;
-  updatedAt?: string;
-}
-
-/** The counts of one tag as the `counts` event carries them. */
-export type TagCounts = Pick<Tag, 'id' | 'ticketsCount' | 'contactsCount'> & { countsVersion: number };
+/** A tag as `GET /tags` answers it, and the counts its `counts` event carries (shared/src/contracts.ts). */
+import type { ApiTag } from '@balcao/shared';
+export type { ApiTag as Tag, TagCounts } from '@balcao/shared';
 
 /** Black or white text, whichever reads better on `hex` (WCAG relative luminance). */
 export function textOn(hex: string): string {
@@ -31,7 +16,7 @@ export function textOn(hex: string): string {
   return lum > 0.179 ? '#000' : '#fff';
 }
 
-export function TagChip({ tag }: { tag: Pick<Tag, 'name' | 'color'> }) {
+export function TagChip({ tag }: { tag: Pick<ApiTag, 'name' | 'color'> }) {
   return (
     <span className="tg-chip" style={{ background: tag.color, color: textOn(tag.color) }}>
       {tag.name}

@@ -136,15 +136,8 @@ export function TicketList({ spec, viewer, companyId, selectedKey, narrow, accep
       commit([...rows.current.filter((x) => x.id !== ticket.id), ticket].sort(rowOrder(specRef.current)));
     };
     const off = realtime.on(companyEvent(companyId, 'ticket'), (data) => {
-      if (!data) return;
-      const id = Number(data.ticketId ?? data.ticket?.id);
-      if (data.action === 'delete') return remove(id);
-      if (data.action === 'updateUnread' && !data.ticket) {
-        const known = rows.current.find((x) => x.id === id);
-        if (known) upsert({ ...known, unreadMessages: 0 });
-        return;
-      }
-      if (data.ticket?.id) upsert(data.ticket as ApiTicket);
+      if (data.action === 'delete') return remove(data.ticketId);
+      upsert(data.ticket);
     });
     const join = () => specRef.current.statuses.forEach((status) => realtime.send('joinTickets', { status }));
     join();

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { DRAWER_TEMPORARY_BELOW_PX, type User } from '@balcao/shared';
-import { api, ApiError } from '../../api/http';
+import { ApiError } from '../../api/http';
 import { errorText } from '../../api/errors';
 import { useAuth } from '../../auth/AuthContext';
 import { Loading } from '../../shell/Loading';
@@ -12,8 +12,8 @@ import { TicketIcon } from './icons';
 import { numberVariants } from './lists';
 import type { OpenTicketConflict } from './NewTicketDialog';
 import { TicketsPanel } from './TicketsPanel';
-import type { ApiTicket } from './types';
 import './tickets.css';
+import { call } from '../../api/call';
 
 const TicketView = lazy(() => import('./conversation/TicketView'));
 
@@ -33,20 +33,19 @@ async function openFromQuery(user: User, q: { number: string; name?: string; ema
   let contact: ContactLite | undefined;
   try {
     for (const v of variants) {
-      const r = await api.get<{ contacts: ContactLite[] }>('/contacts', { query: { searchParam: v } });
+      const r = await call('GET /contacts', { query: { searchParam: v } });
       contact = (r.contacts ?? []).find((c) => c.number === v);
       if (contact) break;
     }
     if (!contact) {
-      const body: Record<string, string> = { name: q.name?.trim() || variants[0]!, number: variants[0]! };
-      if (q.email?.trim()) body.email = q.email.trim();
-      contact = await api.post<ContactLite>('/contacts', body);
+      const email = q.email?.trim();
+      contact = await call('POST /contacts', { body: { name: q.name?.trim() || variants[0]!, number: variants[0]!, ...(email ? { email } : {}) } });
     }
   } catch {
     return { contactFailed: true };
   }
   try {
-    const t = await api.post<ApiTicket>('/tickets', { contactId: contact.id, userId: user.id, status: 'open', queueId: user.queues[0]?.id });
+    const t = await call('POST /tickets', { body: { contactId: contact.id, userId: user.id, status: 'open', queueId: user.queues[0]?.id } });
     return { uuid: t.uuid };
   } catch (e) {
     // The contact already has a ticket: one's own or a waiting one opens; someone else's is reported.

@@ -2,8 +2,11 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { CheckboxField, TextField } from '@aws-amplify/ui-react';
-import { companyEvent, isAdminProfile, SEARCH_DEBOUNCE_MS, type Queue, type User } from '@balcao/shared';
-import { api, ApiError } from '../../api/http';
+import { companyEvent, isAdminProfile, SEARCH_DEBOUNCE_MS, type ApiAnswers, type User } from '@balcao/shared';
+import { ApiError } from '../../api/http';
+import { call } from '../../api/call';
+import { usersApi } from '../../api/users';
+import { queuesApi } from '../../api/queues';
 import { toastError } from '../../api/errors';
 import { realtime } from '../../api/realtime';
 import { useDebounced } from '../../ui/hooks';
@@ -16,24 +19,7 @@ import type { ApiTicket, TagRef, TicketStatus } from './types';
 
 const NewTicketDialog = lazy(() => import('./NewTicketDialog'));
 
-interface Counts {
-  me: number;
-  others: number;
-  pending: number;
-}
-
-/** A list answered as an array or wrapped in an object (`{tags: [...]}`). */
-const arrayOf = <T,>(r: unknown, key: string): T[] => (Array.isArray(r) ? (r as T[]) : ((r as Record<string, T[]> | null)?.[key] ?? []));
-
-/** Reads an optional list; a route another piece has not shipped yet (404) just offers nothing. */
-async function optionalList<T>(path: string, key: string, query?: Record<string, string>): Promise<T[]> {
-  try {
-    return arrayOf<T>(await api.get<unknown>(path, { query }), key);
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return [];
-    throw e;
-  }
-}
+type Counts = ApiAnswers['GET /tickets/counts'];
 
 export function TicketsPanel({ user, selectedKey, narrow }: { user: User; selectedKey?: string; narrow: boolean }) {
   const { t } = useTranslation();
@@ -65,8 +51,8 @@ export function TicketsPanel({ user, selectedKey, narrow }: { user: User; select
       return;
     }
     let live = true;
-    api
-      .get<Queue[]>('/queue')
+    queuesApi
+      .all()
       .then((list) => {
         if (!live) return;
         setQueues(list.map((q) => ({ id: q.id, name: q.name, color: q.color })));
@@ -84,12 +70,12 @@ export function TicketsPanel({ user, selectedKey, narrow }: { user: User; select
     if (tab !== 'search' || filtersLoaded.current) return;
     filtersLoaded.current = true;
     const toOption = (x: TagRef) => ({ id: x.id, name: x.name, color: x.color });
-    Promise.all([optionalList<TagRef>('/tags/list', 'tags', { type: 'ticket' }), optionalList<TagRef>('/tags/list', 'tags', { type: 'contact' })])
+    Promise.all([call('GET /tags/list', { query: { type: 'ticket' } }), call('GET /tags/list', { query: { type: 'contact' } })])
       .then(([tk, ct]) => setTagOptions({ ticket: tk.map(toOption), contact: ct.map(toOption) }))
       .catch(toastError);
     if (admin)
-      api
-        .get<{ id: number; name: string }[]>('/users/list')
+      usersApi
+        .list()
         .then((list) => setUserOptions(list.map((u) => ({ id: u.id, name: u.name }))))
         .catch(toastError);
   }, [tab, admin]);
@@ -131,8 +117,7 @@ export function TicketsPanel({ user, selectedKey, narrow }: { user: User; select
   const [countsTick, setCountsTick] = useState(0);
   useEffect(() => {
     let live = true;
-    api
-      .get<Counts>('/tickets/counts', { query: { queueIds: queueIds === null ? undefined : JSON.stringify(queueIds.length ? queueIds : [0]) } })
+    call('GET /tickets/counts', { query: { queueIds: queueIds === null ? undefined : JSON.stringify(queueIds.length ? queueIds : [0]) } })
       .then((c) => live && setCounts(c))
       .catch(() => live && setCounts(null));
     return () => {
@@ -164,7 +149,7 @@ export function TicketsPanel({ user, selectedKey, narrow }: { user: User; select
     async (tk: ApiTicket) => {
       setAccepting(tk.id);
       try {
-        await api.put(`/tickets/${tk.id}`, { status: 'open', userId: user.id });
+        await call('PUT /tickets/{id}', { params: { id: tk.id }, body: { status: 'open', userId: user.id } });
         setTab('open');
         setSub('me');
         navigate(`/tickets/${tk.uuid}`);
@@ -175,8 +160,7 @@ export function TicketsPanel({ user, selectedKey, narrow }: { user: User; select
           toast.warning(t('tickets.alreadyAssigned', { name: holder.name }), 3000);
           // The row is stale (its event is late): the lists get the ticket as it is now.
           const event = companyEvent(user.companyId, 'ticket');
-          api
-            .get<ApiTicket>(`/tickets/${tk.id}`)
+          call('GET /tickets/{id}', { params: { id: tk.id } })
             .then((now) => realtime.deliver(event, { action: 'update', ticket: now }))
             .catch((err) => err instanceof ApiError && err.status === 404 && realtime.deliver(event, { action: 'delete', ticketId: tk.id }));
         } else toastError(e);

@@ -2,7 +2,6 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState, type Keyboard
 import { useTranslation } from 'react-i18next';
 import { Button, Loader } from '@aws-amplify/ui-react';
 import { companyTimeZone, fillVariables, type User } from '@balcao/shared';
-import { api } from '../../../api/http';
 import { toastError } from '../../../api/errors';
 import { toast } from '../../../ui/toast';
 import type { ApiMessage, ApiTicket } from '../types';
@@ -10,6 +9,7 @@ import { ContactPicker } from './ContactPicker';
 import { CIcon } from './icons';
 import { extensionOf, recorderMime, uploadMedia, type OutgoingMedia } from './media';
 import { MIN_AUDIO_BYTES, QUICK_REPLY_PREVIEW, SIGN_KEY, signed, signOptionOn } from './rules';
+import { call } from '../../../api/call';
 
 const EmojiPicker = lazy(() => import('../../../ui/EmojiPicker'));
 
@@ -108,7 +108,7 @@ export function Composer({
 
   const post = async (body: Record<string, unknown>) => {
     // Several files answer with every message they made under `messages`.
-    const r = await api.post<ApiMessage & { messages?: ApiMessage[] }>(`/messages/${ticket.id}`, body);
+    const r = await call('POST /messages/{ticketId}', { params: { ticketId: ticket.id }, body });
     (r.messages ?? [r]).forEach(onSent);
   };
 

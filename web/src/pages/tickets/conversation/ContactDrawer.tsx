@@ -12,6 +12,7 @@ import type { ApiTicket } from '../types';
 import { Drawer } from './Drawer';
 import { CIcon } from './icons';
 import { MIN_NOTE } from './rules';
+import { call } from '../../../api/call';
 
 interface Note {
   id: number;
@@ -66,7 +67,7 @@ export function ContactDrawer({ ticket, onClose, tags }: { ticket: ApiTicket; on
     if (tooShort || !base) return;
     setSaving(true);
     try {
-      const n = await api.post<Note>('/ticket-notes', { note: text.trim(), ticketId: ticket.id, contactId: base.id });
+      const n = await call('POST /ticket-notes', { body: { note: text.trim(), ticketId: ticket.id, contactId: base.id } });
       setNotes((l) => [...(l ?? []), n]);
       setText('');
       setTouched(false);
@@ -79,7 +80,7 @@ export function ContactDrawer({ ticket, onClose, tags }: { ticket: ApiTicket; on
   };
   const remove = async (n: Note) => {
     try {
-      await api.del(`/ticket-notes/${n.id}`);
+      await call('DELETE /ticket-notes/{id}', { params: { id: n.id } });
       setNotes((l) => (l ?? []).filter((x) => x.id !== n.id));
       toast.success(t('ticket.noteDeleted'));
     } catch (err) {

@@ -2,19 +2,14 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Loader, Text, TextField } from '@aws-amplify/ui-react';
 import { SEARCH_DEBOUNCE_MS } from '@balcao/shared';
-import { api } from '../../../api/http';
 import { toastError } from '../../../api/errors';
 import { useDates } from '../../../ui/dates';
 import { useDebounced } from '../../../ui/hooks';
 import type { ApiMessage } from '../types';
 import { Drawer } from './Drawer';
 import { MIN_MESSAGE_SEARCH } from './rules';
+import { call } from '../../../api/call';
 
-interface SearchPage {
-  messages: ApiMessage[];
-  hasMore: boolean;
-  nextCursor: string | null;
-}
 
 /**
  * Message search over the whole conversation (GET /messages/{ticketId}?searchParam=), newest
@@ -32,10 +27,10 @@ export function SearchDrawer({ ticketId, onPick, onClose }: { ticketId: number; 
   const load = async (from: string | null, live: () => boolean) => {
     setLoading(true);
     try {
-      const page = await api.get<SearchPage>(`/messages/${ticketId}`, { query: { searchParam: term, ...(from ? { cursor: from } : {}) } });
+      const page = await call('GET /messages/{ticketId}', { params: { ticketId }, query: { searchParam: term, ...(from ? { cursor: from } : {}) } });
       if (!live()) return;
       setFound((prev) => (from ? [...prev, ...page.messages] : page.messages));
-      setCursor(page.hasMore ? page.nextCursor : null);
+      setCursor(page.hasMore ? (page.nextCursor ?? null) : null);
     } catch (e) {
       if (live()) toastError(e);
     } finally {

@@ -8,6 +8,7 @@ import { Modal } from '../../../ui/Modal';
 import { useBusy } from '../../../ui/useBusy';
 import type { ApiTicket, TagRef } from '../types';
 import { CIcon } from './icons';
+import { call } from '../../../api/call';
 
 type Kind = 'ticket' | 'contact';
 
@@ -55,7 +56,7 @@ function TagGroup({ kind, ticket, ids, resolved, onSaved }: { kind: Kind; ticket
   };
   const save = () =>
     run(async () => {
-      await api.post('/tags/sync', { ticketId: ticket.id, tags: [...chosen].map((id) => ({ id })), type: kind });
+      await call('POST /tags/sync', { body: { ticketId: ticket.id, tags: [...chosen].map((id) => ({ id })), type: kind } });
       onSaved((all ?? []).filter((x) => chosen.has(x.id)));
       setEditing(false);
     });

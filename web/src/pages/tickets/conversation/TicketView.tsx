@@ -25,6 +25,7 @@ import { TransferDialog } from './TransferDialog';
 const ScheduleDialog = lazy(() => import('../../schedules/ScheduleDialog'));
 import { canClose, canStillSee } from './rules';
 import './conversation.css';
+import { call } from '../../../api/call';
 
 // Contract between the tickets page (list panel) and the conversation pane: the props stay as they are.
 export interface TicketViewProps {
@@ -124,7 +125,7 @@ export default function TicketView({ ticketKey }: TicketViewProps) {
       if (!ticket) return undefined;
       setBusy(true);
       try {
-        const saved = await api.put<ApiTicket>(`/tickets/${ticket.id}`, body);
+        const saved = await call('PUT /tickets/{id}', { params: { id: ticket.id }, body });
         setTicket(saved);
         return saved;
       } catch (err) {

@@ -1,15 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { companyEvent } from '@balcao/shared';
-import { api, ApiError } from '../../../api/http';
+import { ApiError } from '../../../api/http';
 import { toastError } from '../../../api/errors';
 import { realtime } from '../../../api/realtime';
 import type { ApiMessage, ApiTicket } from '../types';
+import { call } from '../../../api/call';
 
 /** `/tickets/{id}` for a numeric key, `/tickets/u/{uuid}` for a uuid (the new-ticket dialog navigates by uuid). */
-export const ticketPath = (key: string) => (/^\d+$/.test(key) ? `/tickets/${key}` : `/tickets/u/${encodeURIComponent(key)}`);
-
 export function fetchTicket(key: string) {
-  return api.get<ApiTicket>(ticketPath(key));
+  return /^\d+$/.test(key) ? call('GET /tickets/{id}', { params: { id: key } }) : call('GET /tickets/u/{uuid}', { params: { uuid: key } });
 }
 
 /**
@@ -44,7 +43,7 @@ export function useTicket(ticketKey: string, companyId: number) {
 
   useEffect(() => {
     const offTicket = realtime.on(companyEvent(companyId, 'ticket'), (data) => {
-      const id = Number(data?.ticketId ?? data?.ticket?.id);
+      const id = data.action === 'delete' ? data.ticketId : data.ticket.id;
       if (!idRef.current || id !== idRef.current) return;
       if (data.action === 'delete') {
         setMissing(true);
@@ -83,10 +82,6 @@ export function useTicket(ticketKey: string, companyId: number) {
   return { ticket, setTicket, missing, reload: load };
 }
 
-interface MessagesPage {
-  messages: ApiMessage[];
-  hasMore: boolean;
-}
 
 const bySeq = (a: ApiMessage, b: ApiMessage) => a.seq - b.seq;
 
@@ -124,7 +119,7 @@ export function useMessages(ticketId: number | undefined, companyId: number) {
       const gen = generation.current;
       setLoading(true);
       try {
-        const r = await api.get<MessagesPage>(`/messages/${ticketId}`, { query: { pageNumber: n } });
+        const r = await call('GET /messages/{ticketId}', { params: { ticketId }, query: { pageNumber: n } });
         if (gen !== generation.current) return;
         page.current = Math.max(page.current, n);
         setMessages((prev) => mergeMessages(prev, r.messages));
@@ -154,9 +149,8 @@ export function useMessages(ticketId: number | undefined, companyId: number) {
     if (!ticketId) return;
     realtime.send('joinChatBox', { ticketId });
     const off = realtime.on(companyEvent(companyId, 'appMessage'), (data) => {
-      const m = data?.message as ApiMessage | undefined;
-      if (!m || m.ticketId !== ticketId) return;
-      setMessages((prev) => mergeMessages(prev, [m]));
+      if (data.message.ticketId !== ticketId) return;
+      setMessages((prev) => mergeMessages(prev, [data.message]));
     });
     const offReconnect = realtime.onReconnect(() => {
       realtime.send('joinChatBox', { ticketId });

@@ -1,11 +1,4 @@
-import { api } from '../../../api/http';
-
-interface UploadTicket {
-  key: string;
-  uploadUrl: string;
-  headers?: Record<string, string>;
-  expiresIn?: number;
-}
+import { call } from '../../../api/call';
 
 export interface OutgoingMedia {
   key: string;
@@ -17,7 +10,7 @@ export interface OutgoingMedia {
 /** Asks the API for an upload slot (it checks type and size), then PUTs the file straight to storage. */
 export async function uploadMedia(ticketId: number, file: Blob, name: string): Promise<string> {
   const contentType = (file.type || 'application/octet-stream').split(';')[0]!;
-  const slot = await api.post<UploadTicket>(`/messages/${ticketId}/media-upload`, { fileName: name, contentType, size: file.size });
+  const slot = await call('POST /messages/{ticketId}/media-upload', { params: { ticketId }, body: { fileName: name, contentType, size: file.size } });
   const res = await fetch(slot.uploadUrl, { method: 'PUT', headers: slot.headers ?? { 'Content-Type': contentType }, body: file });
   if (!res.ok) throw new Error(`upload ${res.status}`);
   return slot.key;
