@@ -1,11 +1,25 @@
 import type { z } from 'zod';
-import type { ApiContact, ApiMessage, ApiTicket, TagRef } from './contracts.js';
-import type { Plan, SettingItem, User } from './entities.js';
-import { contactListQuerySchema, contactSchema } from './schemas/contacts.js';
-import { mediaUploadSchema, messageListQuerySchema } from './schemas/messages.js';
-import { signupSchema } from './schemas/platform.js';
-import { tagListQuerySchema, tagSyncSchema } from './schemas/tags.js';
-import { createTicketSchema, ticketCountsQuerySchema, ticketListQuerySchema, ticketNoteSchema, updateTicketSchema } from './schemas/tickets.js';
+import type { ApiContact, ApiContactFull, ApiMessage, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
+import type { Company, Connection, Plan, Queue, SettingItem, TicketStatus, User } from './entities.js';
+import { connectionSchema, connectionUpdateSchema } from './schemas/connections.js';
+import { contactExportQuerySchema, contactImportSchema, contactListQuerySchema, contactSchema, contactTransferSchema, contactUpdateSchema } from './schemas/contacts.js';
+import { forwardSchema, mediaUploadSchema, messageListQuerySchema, reactionSchema, sendMessageSchema } from './schemas/messages.js';
+import {
+  companySchema,
+  companyUpdateSchema,
+  planSchema,
+  planUpdateSchema,
+  queueSchema,
+  queueUpdateSchema,
+  signupSchema,
+  userCreateSchema,
+  userListQuerySchema,
+  userUpdateSchema,
+} from './schemas/platform.js';
+import { quickMessageListQuerySchema, quickMessageSchema, quickMessageUpdateSchema } from './schemas/quick-messages.js';
+import { scheduleListQuerySchema, scheduleSchema, scheduleUpdateSchema, type Schedule } from './schemas/schedules.js';
+import { tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema } from './schemas/tags.js';
+import { createTicketSchema, ticketCountsQuerySchema, ticketListQuerySchema, ticketNoteListSchema, ticketNoteSchema, updateTicketSchema } from './schemas/tickets.js';
 
 /**
  * The typed contracts of the routes the console calls (issue 15 §4): for each `METHOD /path` of
@@ -15,32 +29,124 @@ import { createTicketSchema, ticketCountsQuerySchema, ticketListQuerySchema, tic
  * copies a type. Routes are added here as the console's calls move onto the client.
  */
 export const apiRoutes = {
-  'GET /auth/me': {},
+  // auth
+  // The console signs in with Cognito and calls this with its token (no body); a password body is for API clients.
   'POST /auth/login': {},
+  'POST /auth/refresh_token': {},
+  'GET /auth/me': {},
   'DELETE /auth/logout': {},
   'POST /forgetpassword/{email}': {},
+  'POST /resetpasswords/{email}/{token}/{newPassword}': {},
+  // plans
   'GET /plans/list': {},
+  'GET /plans/all': {},
+  'GET /plans': {},
+  'POST /plans': { body: planSchema },
+  'GET /plans/{id}': {},
+  'PUT /plans/{id}': { body: planUpdateSchema },
+  'DELETE /plans/{id}': {},
+  // companies
   'POST /companies/cadastro': { body: signupSchema },
-  'GET /settings': {},
-  'PUT /settings/{key}': {},
+  'GET /companies/listPlan/{id}': {},
+  'GET /companies/list': {},
+  'GET /companies': {},
+  'POST /companies': { body: companySchema },
+  'GET /companies/{id}': {},
+  'PUT /companies/{id}': { body: companyUpdateSchema },
+  'DELETE /companies/{id}': {},
+  // users
+  'GET /users': { query: userListQuerySchema },
+  'GET /users/list': {},
+  'GET /users/{id}': {},
+  'POST /users': { body: userCreateSchema },
+  'PUT /users/{id}': { body: userUpdateSchema },
+  'DELETE /users/{id}': {},
+  // queues
+  'GET /queue': {},
+  'GET /queue/{id}': {},
+  'POST /queue': { body: queueSchema },
+  'PUT /queue/{id}': { body: queueUpdateSchema },
+  'DELETE /queue/{id}': {},
+  // connections and their sessions
+  'GET /whatsapp': {},
+  'GET /whatsapp/{id}': {},
+  'POST /whatsapp': { body: connectionSchema },
+  'PUT /whatsapp/{id}': { body: connectionUpdateSchema },
+  'DELETE /whatsapp/{id}': {},
+  'POST /whatsappsession/{id}': {},
+  'PUT /whatsappsession/{id}': {},
+  'POST /whatsappsession/reconnect/{id}': {},
+  'DELETE /whatsappsession/{id}': {},
+  // messages
+  'GET /messages/{ticketId}': { query: messageListQuerySchema },
+  'POST /messages/{ticketId}': { body: sendMessageSchema },
+  'POST /messages/retry/{messageId}': {},
+  'DELETE /messages/{ticketId}': {},
+  'POST /messages/{ticketId}/reactions': { body: reactionSchema },
+  'POST /messages/{ticketId}/media-upload': { body: mediaUploadSchema },
+  'POST /forward': { body: forwardSchema },
+  // tickets
   'GET /tickets': { query: ticketListQuerySchema },
   'GET /tickets/counts': { query: ticketCountsQuerySchema },
-  'POST /tickets': { body: createTicketSchema },
-  'GET /tickets/{id}': {},
   'GET /tickets/u/{uuid}': {},
+  'GET /tickets/{id}': {},
+  'POST /tickets': { body: createTicketSchema },
   'PUT /tickets/{id}': { body: updateTicketSchema },
-  'GET /messages/{ticketId}': { query: messageListQuerySchema },
-  'POST /messages/{ticketId}': {},
-  'POST /messages/{ticketId}/media-upload': { body: mediaUploadSchema },
+  'DELETE /tickets/{id}': {},
   'POST /ticket-notes': { body: ticketNoteSchema },
+  'GET /ticket-notes/list': { query: ticketNoteListSchema },
   'DELETE /ticket-notes/{id}': {},
-  'GET /tags/list': { query: tagListQuerySchema },
-  'POST /tags/sync': { body: tagSyncSchema },
+  // contacts
   'GET /contacts': { query: contactListQuerySchema },
+  'GET /contacts/list': {},
+  'GET /contacts/export': { query: contactExportQuerySchema },
+  'GET /contacts/{id}': {},
   'POST /contacts': { body: contactSchema },
+  'PUT /contacts/{id}': { body: contactUpdateSchema },
+  'DELETE /contacts/{id}': {},
+  'POST /contacts/import': {},
+  'POST /contacts/importList': { body: contactImportSchema },
+  'POST /contacts/transferUser': { body: contactTransferSchema },
+  // tags
+  'GET /tags': {},
+  'GET /tags/list': { query: tagListQuerySchema },
+  'GET /tags/kanban': {},
+  'GET /tags/{id}': {},
+  'POST /tags': { body: tagSchema },
+  'PUT /tags/{id}': { body: tagUpdateSchema },
+  'DELETE /tags/{id}': {},
+  'POST /tags/sync': { body: tagSyncSchema },
+  'PUT /ticket-tags/{ticketId}/{tagId}': {},
+  'DELETE /ticket-tags/{ticketId}': {},
+  // quick replies
+  'GET /quick-messages': { query: quickMessageListQuerySchema },
+  'GET /quick-messages/list': {},
+  'GET /quick-messages/{id}': {},
+  'POST /quick-messages': { body: quickMessageSchema },
+  'PUT /quick-messages/{id}': { body: quickMessageUpdateSchema },
+  'DELETE /quick-messages/{id}': {},
+  'POST /quick-messages/{id}/media-upload': {},
+  'DELETE /quick-messages/{id}/media-upload': {},
+  // schedules
+  'GET /schedules': { query: scheduleListQuerySchema },
+  'GET /schedules/{id}': {},
+  'POST /schedules': { body: scheduleSchema },
+  'PUT /schedules/{id}': { body: scheduleUpdateSchema },
+  'DELETE /schedules/{id}': {},
+  'POST /schedules/{id}/media-upload': {},
+  'DELETE /schedules/{id}/media-upload': {},
+  // the external API (a connection's token)
+  'POST /api/messages/send': {},
+  // settings
+  'GET /settings': {},
+  'GET /settings/{key}': {},
+  'PUT /settings/{key}': {},
 } as const satisfies Record<string, { query?: z.ZodType; body?: z.ZodType }>;
 
 export type ApiRoute = keyof typeof apiRoutes;
+
+/** A page of a searchable list (`searchParam`, `pageNumber`): the spec's `{<name>, count, hasMore}`. */
+export type ListPage<Name extends string, T> = { [K in Name]: T[] } & { count: number; hasMore: boolean };
 
 export interface TicketPage {
   tickets: ApiTicket[];
@@ -73,34 +179,129 @@ export interface TicketNote {
   createdAt: string;
 }
 
+/** The sign-in answer: the user, and the tokens when signing in with a password. */
+export interface LoginAnswer {
+  user: User;
+  token?: string;
+  idToken?: string;
+  refreshToken?: string;
+}
+
 /** What each route answers. */
 export interface ApiAnswers {
+  'POST /auth/login': LoginAnswer;
+  'POST /auth/refresh_token': { user: User };
   'GET /auth/me': User;
-  'POST /auth/login': { user: User };
   'DELETE /auth/logout': void;
-  'POST /forgetpassword/{email}': unknown;
-  'GET /plans/list': Plan[];
-  'POST /companies/cadastro': unknown;
-  'GET /settings': SettingItem[];
-  'PUT /settings/{key}': SettingItem;
-  'GET /tickets': TicketPage;
-  /** The tickets tab's badges: open assigned to me, open of others, pending. */
-  'GET /tickets/counts': { me: number; others: number; pending: number };
-  'POST /tickets': ApiTicket;
-  'GET /tickets/{id}': ApiTicket;
-  'GET /tickets/u/{uuid}': ApiTicket;
-  'PUT /tickets/{id}': ApiTicket;
+  'POST /forgetpassword/{email}': StatusMessage;
+  'POST /resetpasswords/{email}/{token}/{newPassword}': StatusMessage;
+  'GET /plans/list': PublicPlan[];
+  'GET /plans/all': Plan[];
+  'GET /plans': ListPage<'plans', Plan>;
+  'POST /plans': Plan;
+  'GET /plans/{id}': Plan;
+  'PUT /plans/{id}': Plan;
+  'DELETE /plans/{id}': void;
+  'POST /companies/cadastro': Company;
+  'GET /companies/listPlan/{id}': Company & { plan: Plan | undefined };
+  'GET /companies/list': Company[];
+  'GET /companies': ListPage<'companies', Company>;
+  'POST /companies': Company;
+  'GET /companies/{id}': Company & { plan: Plan | undefined; settings: SettingItem[] };
+  'PUT /companies/{id}': Company;
+  'DELETE /companies/{id}': void;
+  'GET /users': ListPage<'users', User>;
+  'GET /users/list': { id: number; name: string }[];
+  'GET /users/{id}': User;
+  'POST /users': User;
+  'PUT /users/{id}': User;
+  'DELETE /users/{id}': void;
+  'GET /queue': Queue[];
+  'GET /queue/{id}': Queue;
+  'POST /queue': Queue;
+  'PUT /queue/{id}': Queue;
+  'DELETE /queue/{id}': void;
+  'GET /whatsapp': Connection[];
+  'GET /whatsapp/{id}': Connection;
+  'POST /whatsapp': Connection;
+  'PUT /whatsapp/{id}': Connection;
+  'DELETE /whatsapp/{id}': void;
+  'POST /whatsappsession/{id}': Connection;
+  'PUT /whatsappsession/{id}': Connection;
+  'POST /whatsappsession/reconnect/{id}': Connection;
+  'DELETE /whatsappsession/{id}': Connection;
   'GET /messages/{ticketId}': MessagePage;
   /** One message, or several when one send carried several files. */
   'POST /messages/{ticketId}': ApiMessage & { messages?: ApiMessage[] };
+  'POST /messages/retry/{messageId}': ApiMessage;
+  'DELETE /messages/{ticketId}': ApiMessage;
+  'POST /messages/{ticketId}/reactions': ApiMessage;
   'POST /messages/{ticketId}/media-upload': MediaUploadSlot;
+  /** The ticket the messages went to (a new one, or the target's open ticket). */
+  'POST /forward': { ticketId: number; ticketUuid: string; ticketStatus: TicketStatus; messages: ApiMessage[] };
+  'GET /tickets': TicketPage;
+  /** The tickets tab's badges: open assigned to me, open of others, pending. */
+  'GET /tickets/counts': { me: number; others: number; pending: number };
+  'GET /tickets/u/{uuid}': ApiTicket;
+  'GET /tickets/{id}': ApiTicket;
+  'POST /tickets': ApiTicket;
+  'PUT /tickets/{id}': ApiTicket;
+  'DELETE /tickets/{id}': void;
   'POST /ticket-notes': TicketNote;
-  'DELETE /ticket-notes/{id}': unknown;
+  'GET /ticket-notes/list': TicketNote[];
+  'DELETE /ticket-notes/{id}': void;
+  'GET /contacts': ListPage<'contacts', ApiContactFull>;
+  'GET /contacts/list': (Pick<ApiContact, 'id' | 'name' | 'number' | 'email' | 'profilePicUrl' | 'isGroup'> & { tags?: TagRef[] })[];
+  /** One slice of the export; `next` continues it. */
+  'GET /contacts/export': { contacts: Pick<ApiContact, 'id' | 'name' | 'number' | 'email'>[]; next: string | null };
+  /** With the connection it first wrote through. */
+  'GET /contacts/{id}': ApiContactFull & { whatsapp: { id: number; name: string } | null };
+  'POST /contacts': ApiContactFull;
+  'PUT /contacts/{id}': ApiContactFull;
+  'DELETE /contacts/{id}': void;
+  /** One slice of the phone's address book; `next` continues it. */
+  'POST /contacts/import': ImportResult & { total: number; next: string | null };
+  'POST /contacts/importList': ImportResult;
+  'POST /contacts/transferUser': { transferred: number; userIdSource: number; userIdDestination: number };
+  'GET /tags': ListPage<'tags', ApiTag>;
   'GET /tags/list': (TagRef & { kanban: 0 | 1 })[];
-  'POST /tags/sync': unknown;
-  'GET /contacts': { contacts: ApiContact[]; count: number; hasMore: boolean };
-  'POST /contacts': ApiContact;
+  'GET /tags/kanban': { lista: ApiTag[] };
+  'GET /tags/{id}': ApiTag;
+  'POST /tags': ApiTag;
+  'PUT /tags/{id}': ApiTag;
+  'DELETE /tags/{id}': void;
+  'POST /tags/sync': { ticketId: number; contactId?: number; tags: TagRef[] };
+  'PUT /ticket-tags/{ticketId}/{tagId}': ApiTicket;
+  'DELETE /ticket-tags/{ticketId}': void;
+  'GET /quick-messages': ListPage<'records', ApiQuickMessage>;
+  'GET /quick-messages/list': ApiQuickMessage[];
+  'GET /quick-messages/{id}': ApiQuickMessage;
+  'POST /quick-messages': ApiQuickMessage;
+  'PUT /quick-messages/{id}': ApiQuickMessage;
+  'DELETE /quick-messages/{id}': void;
+  'POST /quick-messages/{id}/media-upload': ApiQuickMessage;
+  'DELETE /quick-messages/{id}/media-upload': ApiQuickMessage;
+  'GET /schedules': ListPage<'schedules', Schedule>;
+  'GET /schedules/{id}': Schedule;
+  'POST /schedules': Schedule;
+  'PUT /schedules/{id}': Schedule;
+  'DELETE /schedules/{id}': void;
+  'POST /schedules/{id}/media-upload': Schedule;
+  'DELETE /schedules/{id}/media-upload': Schedule;
+  'POST /api/messages/send': { mensagem: string };
+  'GET /settings': SettingItem[];
+  'GET /settings/{key}': SettingItem;
+  'PUT /settings/{key}': SettingItem;
 }
+
+/** The answer of the password-reset steps. */
+export interface StatusMessage {
+  status: number;
+  message: string;
+}
+
+/** A plan as the public sign-up page lists it. */
+export type PublicPlan = Pick<Plan, 'id' | 'name' | 'users' | 'connections' | 'queues' | 'value'>;
 
 // Every route has an answer type and every answer a route.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;

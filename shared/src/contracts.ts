@@ -102,6 +102,9 @@ export interface ApiContact extends ContactFields {
   tags?: TagRef[];
 }
 
+/** A contact with its tags always listed (the contacts pages and dialogs). */
+export type ApiContactFull = ApiContact & { tags: TagRef[] };
+
 /** A tag's own fields, as stored (`TagItem` adds its keys and delete flag) and as answered. */
 export interface TagFields {
   id: number;
@@ -147,4 +150,13 @@ export interface QuickMessageFields {
 /** A quick reply as `GET /quick-messages` answers it: the file as a short-lived URL. */
 export interface ApiQuickMessage extends QuickMessageFields {
   mediaUrl: string | null;
+}
+
+/** What one contacts import did (`POST /contacts/importList`, a slice of `POST /contacts/import`). */
+export interface ImportResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+  refused: { row: number; number: string; reason: string }[];
+  contacts: { row: number; contactId: number; number: string; status: 'created' | 'updated' | 'unchanged' }[];
 }

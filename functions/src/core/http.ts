@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructured
 import type { MiddlewareObj } from '@middy/core';
 import { cleanupMiddlewares } from '@aws-lambda-powertools/commons';
 import Busboy from 'busboy';
-import { AppError } from '@balcao/shared';
+import { AppError, type ApiAnswers, type ApiRoute } from '@balcao/shared';
 import { routes, routeKey, type RouteDef } from '../routes.js';
 import { authenticate, type Identity } from './identity.js';
 import { lambdaHandler } from './lambda.js';
@@ -27,17 +27,24 @@ export interface Request<P = Record<string, string>> {
   event: APIGatewayProxyEventV2WithJWTAuthorizer;
 }
 
-export interface Reply {
+export interface Reply<T = unknown> {
   status: number;
-  body?: unknown;
+  body?: T;
   headers?: Record<string, string>;
 }
 
-export const reply = (status: number, body?: unknown, headers?: Record<string, string>): Reply => ({ status, body, headers });
-export const noContent = (): Reply => ({ status: 204 });
-export const created = (body: unknown): Reply => ({ status: 201, body });
+export const reply = <T>(status: number, body?: T, headers?: Record<string, string>): Reply<T> => ({ status, body, headers });
+export const noContent = (): Reply<never> => ({ status: 204 });
+export const created = <T>(body: T): Reply<T> => ({ status: 201, body });
 
 export type RouteImpl = (req: Request<any>) => Promise<Reply | unknown>;
+
+/**
+ * A route's implementation, held to its contract (shared/src/api-routes.ts): it answers the
+ * route's answer type, directly or in a reply. Routes without a contract answer anything.
+ */
+type Answer<K> = K extends ApiRoute ? ApiAnswers[K] | Reply<ApiAnswers[K]> : unknown;
+export type RouteImpls<K extends string> = { [P in K]: (req: Request<any>) => Promise<Answer<P>> };
 
 const isReply = (v: unknown): v is Reply =>
   typeof v === 'object' && v !== null && 'status' in v && typeof (v as Reply).status === 'number' && Object.keys(v).every((k) => ['status', 'body', 'headers'].includes(k));
@@ -162,7 +169,8 @@ const errorAnswers = (): RouterMiddleware => ({
  * Builds the Lambda handler of one domain router. Every manifest route of `handlerName` must have
  * an implementation (checked at load, so a missing one fails fast rather than answering 404).
  */
-export function createRouter(handlerName: string, impls: Record<string, RouteImpl>, manifest: readonly RouteDef[] = routes) {
+export function createRouter<K extends string>(handlerName: string, typed: RouteImpls<K>, manifest: readonly RouteDef[] = routes) {
+  const impls = typed as unknown as Record<string, RouteImpl>;
   const own = manifest.filter((r) => r.handler === handlerName);
   const byKey = new Map(own.map((r) => [routeKey(r), r]));
   const missing = own.filter((r) => !impls[routeKey(r)]).map(routeKey);

@@ -1,4 +1,4 @@
-import { AppError, companyEvent, emailField, parseOrThrow, resetPasswordSchema, loginSchema, type User } from '@balcao/shared';
+import { AppError, companyEvent, emailField, parseOrThrow, resetPasswordSchema, loginSchema, type LoginAnswer, type User } from '@balcao/shared';
 import { z } from 'zod';
 import { getItem, updateItem } from '../core/db.js';
 import { keys } from '../table/keys.js';
@@ -32,7 +32,7 @@ export async function currentUser(user: UserItem): Promise<User> {
  * Cognito and calls this with the new access token; API clients may send e-mail and password.
  * Older sessions are refused from now on and their consoles receive `company-{id}-auth`.
  */
-export async function login(body: Record<string, unknown>, bearerToken?: string) {
+export async function login(body: Record<string, unknown>, bearerToken?: string): Promise<LoginAnswer> {
   let claims: Claims;
   let tokens: Awaited<ReturnType<typeof identityProvider.passwordSignIn>> | undefined;
   if (bearerToken) {
@@ -70,13 +70,8 @@ export async function login(body: Record<string, unknown>, bearerToken?: string)
       audience: [{ kind: 'user', userId: user.id }],
     });
   }
-  const result: Record<string, unknown> = { user: await currentUser(updated) };
-  if (tokens) {
-    result.token = tokens.accessToken;
-    result.idToken = tokens.idToken;
-    result.refreshToken = tokens.refreshToken;
-  }
-  return result;
+  const me = await currentUser(updated);
+  return tokens ? { user: me, token: tokens.accessToken, idToken: tokens.idToken, refreshToken: tokens.refreshToken } : { user: me };
 }
 
 /** Ends the session: its tokens stop working and the user shows offline. */

@@ -1,4 +1,4 @@
-import { companyEvent, type ApiContact } from '@balcao/shared';
+import { companyEvent, type ApiContact, type ApiContactFull } from '@balcao/shared';
 import { clean } from '../core/db.js';
 import { publish } from '../core/realtime.js';
 import type { ContactItem } from '../table/items.js';
@@ -10,7 +10,7 @@ export function toApiContact(c: ContactItem): ApiContact {
 }
 
 /** Contacts as the API answers them: with `tags: [{id, name, color, type}]` (one BatchGet). */
-export async function toApiContacts(companyId: number, list: ContactItem[]): Promise<ApiContact[]> {
+export async function toApiContacts(companyId: number, list: ContactItem[]): Promise<ApiContactFull[]> {
   const refs = await tagRefs(companyId, list.flatMap((c) => c.tagIds ?? []));
   return list.map((c) => ({ ...clean(c), tagIds: c.tagIds ?? [], tags: refsOf(c.tagIds, refs) as TagRef[] }));
 }

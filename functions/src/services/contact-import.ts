@@ -22,13 +22,8 @@ import { type ConnectionItem, type ContactItem } from '../table/items.js';
  * import never duplicates a number, even against another import or messages arriving meanwhile.
  * The console sends a big file in consecutive calls of IMPORT_MAX_ROWS rows.
  */
-export interface ImportResult {
-  created: number;
-  updated: number;
-  unchanged: number;
-  refused: { row: number; number: string; reason: string }[];
-  contacts: { row: number; contactId: number; number: string; status: 'created' | 'updated' | 'unchanged' }[];
-}
+export type { ImportResult } from '@balcao/shared';
+import type { ImportResult } from '@balcao/shared';
 
 /** Markers read per BatchGet (DynamoDB's limit). */
 const LOOKUP = 100;

@@ -1,4 +1,3 @@
-import type { Company } from '@balcao/shared';
 import { resource } from './resource';
 
-export const companiesApi = resource<Company>('/companies');
+export const companiesApi = resource('/companies');

@@ -1,17 +1,15 @@
-import type { Connection } from '@balcao/shared';
 import { api } from './http';
+import { call } from './call';
 import { listOf, resource } from './resource';
 
-const session = (id: number) => `/whatsappsession/${id}`;
-
 export const connectionsApi = {
-  ...resource<Connection>('/whatsapp'),
+  ...resource('/whatsapp'),
   /** The list without session data (no QR codes): the session events bring those. */
-  list: listOf<Connection>('/whatsapp', { session: 0 }),
-  tryAgain: (id: number, body?: { pairingNumber: string }) => api.post<Connection>(session(id), body),
-  newQr: (id: number) => api.put<Connection>(session(id)),
-  reconnect: (id: number) => api.post<Connection>(`/whatsappsession/reconnect/${id}`),
-  disconnect: (id: number) => api.del<Connection>(session(id)),
+  list: listOf('/whatsapp', { session: 0 }),
+  tryAgain: (id: number, body?: { pairingNumber: string }) => call('POST /whatsappsession/{id}', { params: { id }, body }),
+  newQr: (id: number) => call('PUT /whatsappsession/{id}', { params: { id } }),
+  reconnect: (id: number) => call('POST /whatsappsession/reconnect/{id}', { params: { id } }),
+  disconnect: (id: number) => call('DELETE /whatsappsession/{id}', { params: { id } }),
 };
 
 interface Named {

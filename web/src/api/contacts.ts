@@ -1,5 +1,4 @@
-import type { Contact, ContactsPage, ImportResult } from '../pages/contacts/types';
-import { api } from './http';
+import { call } from './call';
 import { resource } from './resource';
 
 /** The filters of the contacts list and export: tags and attendants as JSON arrays of ids. */
@@ -12,13 +11,11 @@ export interface ContactFilters {
 export type ExportRow = { id: number; name: string; number: string; email: string };
 
 export const contactsApi = {
-  ...resource<Contact>('/contacts'),
-  page: (filters: ContactFilters, pageNumber: number) => api.get<ContactsPage>('/contacts', { query: { ...filters, pageNumber } }),
+  ...resource('/contacts'),
+  page: (filters: ContactFilters, pageNumber: number) => call('GET /contacts', { query: { ...filters, pageNumber } }),
   /** One page of the phone's address book; `next` asks for the following one. */
-  importPhone: (after?: string) => api.post<ImportResult & { total?: number; next?: string | null }>('/contacts/import', after ? { after } : {}),
-  importList: (contacts: unknown[]) => api.post<ImportResult>('/contacts/importList', { contacts }),
-  exportPage: (filters: ContactFilters, cursor?: string) =>
-    api.get<{ contacts: ExportRow[]; next: string | null }>('/contacts/export', { query: { ...filters, cursor } }),
-  transferUser: (userIdSource: number, userIdDestination: number) =>
-    api.post<{ transferred: number }>('/contacts/transferUser', { userIdSource, userIdDestination }),
+  importPhone: (after?: string) => call('POST /contacts/import', { body: after ? { after } : {} }),
+  importList: (contacts: unknown[]) => call('POST /contacts/importList', { body: { contacts } as never }),
+  exportPage: (filters: ContactFilters, cursor?: string) => call('GET /contacts/export', { query: { ...filters, cursor } }),
+  transferUser: (userIdSource: number, userIdDestination: number) => call('POST /contacts/transferUser', { body: { userIdSource, userIdDestination } }),
 };

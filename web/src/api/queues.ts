@@ -1,4 +1,3 @@
-import type { Queue } from '@balcao/shared';
 import { listOf, resource } from './resource';
 
-export const queuesApi = { ...resource<Queue>('/queue'), all: listOf<Queue>('/queue') };
+export const queuesApi = { ...resource('/queue'), all: listOf('/queue') };

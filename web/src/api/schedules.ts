@@ -1,10 +1,8 @@
-import type { Schedule } from '@balcao/shared';
-import { api } from './http';
+import { call } from './call';
 import { mediaOf, resource } from './resource';
 
 export const schedulesApi = {
-  ...resource<Schedule>('/schedules'),
-  ...mediaOf<Schedule>('/schedules'),
-  page: (searchParam: string | undefined, pageNumber: number) =>
-    api.get<{ schedules: Schedule[]; hasMore: boolean }>('/schedules', { query: { searchParam, pageNumber } }),
+  ...resource('/schedules'),
+  ...mediaOf('/schedules'),
+  page: (searchParam: string | undefined, pageNumber: number) => call('GET /schedules', { query: { searchParam, pageNumber } }),
 };

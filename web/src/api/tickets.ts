@@ -1,4 +1,3 @@
-import type { ApiTicket } from '../pages/tickets/types';
 import { resource } from './resource';
 
-export const ticketsApi = resource<ApiTicket>('/tickets');
+export const ticketsApi = resource('/tickets');

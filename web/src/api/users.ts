@@ -1,5 +1,4 @@
-import type { User } from '@balcao/shared';
-import { api } from './http';
+import { call } from './call';
 import { listOf, resource } from './resource';
 
 export interface UserRef {
@@ -8,11 +7,11 @@ export interface UserRef {
 }
 
 export const usersApi = {
-  ...resource<User>('/users'),
+  ...resource('/users'),
   /** Every user's id and name (filters, attendant pickers). */
-  list: listOf<UserRef>('/users/list'),
+  list: listOf('/users/list'),
   /** The first page of a search (pickers). */
-  search: <T = User>(searchParam: string) => api.get<{ users: T[] }>('/users', { query: { searchParam } }),
+  search: (searchParam: string) => call('GET /users', { query: { searchParam } }),
   /** Sorted by name as Brazilians read it. */
-  sorted: async () => [...(await listOf<UserRef>('/users/list')())].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR')),
+  sorted: async () => [...(await listOf('/users/list')())].sort((a, b) => a.name.localeCompare(b.name, 'pt-BR')),
 };

@@ -37,7 +37,7 @@ function UserPicker({ label, value, onChange, error, testId }: { label: string; 
     let live = true;
     setSearching(true);
     usersApi
-      .search<UserLite>(term)
+      .search(term)
       .then((r) => live && setOptions(r.users ?? []))
       .catch((e) => live && toastError(e))
       .finally(() => live && setSearching(false));

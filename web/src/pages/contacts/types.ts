@@ -1,33 +1,9 @@
-import type { TagRef } from '../tickets/types';
+import type { ApiAnswers, ApiContactFull } from '@balcao/shared';
 
-/** A contact as `GET /contacts` and `GET /contacts/{id}` answer it (spec 001 §3 "Contact"). */
-export interface Contact {
-  id: number;
-  name: string;
-  number: string;
-  email: string;
-  isGroup?: boolean;
-  profilePicUrl: string | null;
-  extraInfo: { name: string; value: string }[];
-  tagIds: number[];
-  tags: TagRef[];
-  userId: number | null;
-  whatsappId?: number | null;
-  whatsapp?: { id: number; name: string } | null;
-  createdAt: string;
-  updatedAt?: string;
-}
+/** A contact as `GET /contacts` and `GET /contacts/{id}` answer it (spec 001 §3 "Contact"; shared/src/contracts.ts). */
+export type Contact = ApiContactFull & { whatsapp?: { id: number; name: string } | null };
 
-export interface ContactsPage {
-  contacts: Contact[];
-  count: number;
-  hasMore: boolean;
-}
+export type ContactsPage = ApiAnswers['GET /contacts'];
 
-/** The answer of one `POST /contacts/importList` or `POST /contacts/import` call. */
-export interface ImportResult {
-  created: number;
-  updated: number;
-  unchanged: number;
-  refused: { row: number; number: string; reason: string }[];
-}
+/** The answer of one `POST /contacts/importList` call (a slice of `POST /contacts/import` adds `total` and `next`). */
+export type { ImportResult } from '@balcao/shared';

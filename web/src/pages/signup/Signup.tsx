@@ -3,7 +3,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, SelectField, TextField } from '@aws-amplify/ui-react';
-import { signupSchema, type Plan } from '@balcao/shared';
+import { signupSchema, type PublicPlan } from '@balcao/shared';
 import { toastError } from '../../api/errors';
 import { toast } from '../../ui/toast';
 import { AuthCard, NewPasswordField } from '../../ui/AuthCard';
@@ -24,7 +24,7 @@ const money = (v: number) => v.toLocaleString('pt-BR', { minimumFractionDigits: 
 export default function Signup() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [plans, setPlans] = useState<Plan[]>([]);
+  const [plans, setPlans] = useState<PublicPlan[]>([]);
   const { register, control, handleSubmit, formState } = useForm<Values>({
     resolver: resolver<Values>(signupSchema),
     defaultValues: { name: '', email: '', phone: '', password: '', planId: '' },

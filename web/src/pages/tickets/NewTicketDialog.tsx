@@ -23,7 +23,8 @@ interface ContactLite {
 }
 
 /** Which contact a typed value creates: all digits → that number; other text → a name (spec 001 §5). */
-export const contactFromText = (text: string) => (/^\d+$/.test(text) ? { name: text, number: text } : { name: text });
+/** Digits are the number; a name alone leaves the number out, and the server's message asks for it. */
+export const contactFromText = (text: string) => ({ name: text, number: /^\d+$/.test(text) ? text : undefined });
 
 /** A 409 of POST /tickets: the chat already has a non-closed ticket, with who holds it. */
 export interface OpenTicketConflict {
