@@ -54,13 +54,24 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return { statusCode: status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
 }
 
+const invalidMultipart = () => new AppError(400, 'ERR_VALIDATION', { message: 'Invalid multipart body', fields: [{ field: 'body', message: 'Invalid multipart body' }] });
+
 async function parseMultipart(body: Buffer, contentType: string, maxBytes: number): Promise<{ fields: Record<string, unknown>; files: UploadedFile[] }> {
   return new Promise((resolve, reject) => {
     const fields: Record<string, unknown> = {};
     const files: UploadedFile[] = [];
-    // Browsers and fetch send file names as raw UTF-8 (busboy would read them as latin1).
-    const bb = Busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: 20 } });
+    let bb: ReturnType<typeof Busboy>;
+    try {
+      // Browsers and fetch send file names as raw UTF-8 (busboy would read them as latin1).
+      bb = Busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { fileSize: maxBytes, files: 20 } });
+    } catch {
+      // No boundary, or not a multipart type busboy knows.
+      reject(invalidMultipart());
+      return;
+    }
     bb.on('field', (name, value) => {
+      // A part without a name cannot be a field of the body.
+      if (!name) return reject(invalidMultipart());
       // Repeated fields (queueIds[] style) become arrays.
       const key = name.replace(/\[\]$/, '');
       if (key in fields) fields[key] = ([] as unknown[]).concat(fields[key], value);
@@ -72,7 +83,7 @@ async function parseMultipart(body: Buffer, contentType: string, maxBytes: numbe
       stream.on('limit', () => reject(new AppError(413, 'ERR_PAYLOAD_TOO_LARGE')));
       stream.on('end', () => files.push({ field, fileName: info.filename ?? 'file', mimeType: info.mimeType, data: Buffer.concat(chunks) }));
     });
-    bb.on('error', () => reject(new AppError(400, 'ERR_VALIDATION', { message: 'Invalid multipart body', fields: [{ field: 'body', message: 'Invalid multipart body' }] })));
+    bb.on('error', () => reject(invalidMultipart()));
     bb.on('close', () => resolve({ fields, files }));
     bb.end(body);
   });
@@ -102,6 +113,19 @@ async function parseBody(event: APIGatewayProxyEventV2WithJWTAuthorizer, route: 
   } catch {
     throw new AppError(400, 'ERR_VALIDATION', { message: 'Invalid JSON', fields: [{ field: 'body', message: 'Invalid JSON' }] });
   }
+}
+
+/** The route's path parameters, decoded; a malformed escape (`%ZZ`) is the caller's error. */
+function pathParams(raw: Record<string, string | undefined> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw ?? {})) {
+    try {
+      out[k] = v ? decodeURIComponent(v) : '';
+    } catch {
+      throw new AppError(400, 'ERR_VALIDATION', { message: 'Valor inválido', fields: [{ field: k, message: 'Valor inválido' }] });
+    }
+  }
+  return out;
 }
 
 type ApiEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -183,7 +207,7 @@ export function createRouter<K extends string>(handlerName: string, typed: Route
     const { route, identity, body, files } = event.balcao!;
     const req: Request = {
       route,
-      params: Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([k, v]) => [k, v ? decodeURIComponent(v) : ''])),
+      params: pathParams(event.pathParameters),
       query: event.queryStringParameters ?? {},
       body,
       files,

@@ -90,6 +90,12 @@ export async function superUser() {
   return as(superToken);
 }
 
+/** The super user's bearer token (for requests `as()` cannot make: raw bodies, odd headers). */
+export async function superUserToken(): Promise<string> {
+  await superUser();
+  return superToken!;
+}
+
 export const uniq = (prefix = 't') => `${prefix}${randomUUID().slice(0, 8)}`;
 export const PASSWORD = 'Senha123';
 

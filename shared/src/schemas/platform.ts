@@ -75,7 +75,8 @@ const planNumbers = {
   queues: nonNegativeInt(),
   campaigns: nonNegativeInt(),
   schedules: nonNegativeInt(),
-  value: z.coerce.number({ error: MSG.invalidValue }).min(0, { error: MSG.invalidValue }),
+  // A price: beyond this it is a typing error (and DynamoDB refuses numbers above 1e125).
+  value: z.coerce.number({ error: MSG.invalidValue }).min(0, { error: MSG.invalidValue }).max(999_999_999.99, { error: MSG.invalidValue }),
 };
 const planFlags = Object.fromEntries(PLAN_FLAGS.map((f) => [f, boolish()])) as Record<
   (typeof PLAN_FLAGS)[number],
