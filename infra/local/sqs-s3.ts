@@ -19,6 +19,13 @@ export const MEDIA_BUCKET = 'balcao-media';
 export const queueName = (q: Pick<QueueDef, 'name' | 'fifo'>, dlq = false) =>
   `balcao-${q.name}${dlq ? '-dlq' : ''}${q.fifo ? '.fifo' : ''}`;
 
+/**
+ * CopyObject with `x-amz-metadata-directive: REPLACE` takes the request's Content-Type in S3;
+ * fauxqs keeps the source's. The copy's type is noted here by a request hook (`keepCopyTypes`)
+ * and applied when the store writes the copy.
+ */
+const copyContentTypes = new Map<string, string>();
+
 interface StoredObject {
   key: string;
   body: Buffer;
@@ -41,7 +48,9 @@ async function persistentS3Store(dir: string, log: Log) {
       fs.mkdirSync(path.join(dir, name), { recursive: true });
     }
     putObject(bucket: string, key: string, body: Buffer, contentType?: string, metadata?: Record<string, string>) {
-      const obj = super.putObject(bucket, key, body, contentType, metadata);
+      const replaced = copyContentTypes.get(`${bucket}/${key}`);
+      if (replaced !== undefined) copyContentTypes.delete(`${bucket}/${key}`);
+      const obj = super.putObject(bucket, key, body, replaced ?? contentType, metadata);
       if (!this.loading) this.save(bucket, obj);
       return obj;
     }
@@ -110,10 +119,20 @@ interface HookableApp {
   addHook(
     name: 'onRequest',
     hook: (
-      req: { method: string; headers: Record<string, string | string[] | undefined> },
+      req: { method: string; url: string; headers: Record<string, string | string[] | undefined> },
       reply: { header(k: string, v: string): unknown; code(n: number): { send(): unknown } },
     ) => Promise<unknown>,
   ): unknown;
+}
+
+/** Notes the Content-Type of a CopyObject that replaces the metadata, as S3 applies it. */
+function keepCopyTypes(app: HookableApp) {
+  app.addHook('onRequest', async (req) => {
+    const h = req.headers;
+    if (req.method !== 'PUT' || !h['x-amz-copy-source'] || h['x-amz-metadata-directive'] !== 'REPLACE' || typeof h['content-type'] !== 'string') return;
+    const target = decodeURIComponent(req.url.split('?')[0]!.replace(/^\//, ''));
+    copyContentTypes.set(target, h['content-type']);
+  });
 }
 
 /** Browser uploads go straight to S3 with presigned PUT; the console origin must be allowed. */
@@ -159,6 +178,7 @@ export async function startSqsS3(opts: {
   const restored = s3Store.restore();
   const app = buildApp({ logger: false, stores: { sqsStore, snsStore: new SnsStore(), s3Store } as never });
   addCors(app as unknown as HookableApp, opts.allowOrigin);
+  keepCopyTypes(app as unknown as HookableApp);
   await app.listen({ port: opts.port, host: '127.0.0.1' });
   const endpoint = `http://127.0.0.1:${opts.port}`;
   s3Store.createBucket(MEDIA_BUCKET);

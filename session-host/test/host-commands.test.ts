@@ -330,6 +330,12 @@ describe('session context', () => {
     const m2 = await ctx.storeMedia(Buffer.from('ogg'), 'audio/ogg; codecs=opus');
     expect(m2.key).toMatch(/\.ogg$/);
     expect((await ctx.readMedia(m1.key)).toString()).toBe('%PDF-1');
+    expect([backend.mediaTypes.get(m1.key), backend.mediaTypes.get(m2.key)]).toEqual(['application/pdf', 'audio/ogg; codecs=opus']);
+    // A customer's HTML or SVG is stored inert (its link downloads it); the message keeps its type.
+    const html = await ctx.storeMedia(Buffer.from('<script>alert(1)</script>'), 'text/html', 'oferta.html');
+    const svg = await ctx.storeMedia(Buffer.from('<svg onload="alert(1)"/>'), 'image/svg+xml', 'logo.svg');
+    expect([html.mimetype, svg.mimetype]).toEqual(['text/html', 'image/svg+xml']);
+    expect([backend.mediaTypes.get(html.key), backend.mediaTypes.get(svg.key)]).toEqual(['application/octet-stream', 'application/octet-stream']);
     backend.messages.set('3EB0X', 'stored body');
     expect(await ctx.getMessage('3EB0X')).toEqual({ body: 'stored body' });
     expect(await ctx.getMessage('nope')).toBeUndefined();

@@ -171,8 +171,11 @@ export class MemoryBackend implements HostBackend {
   async writeRpcAnswer(rpcId: string, outcome: RpcOutcome) {
     this.rpc.set(rpcId, outcome);
   }
-  async putMedia(key: string, data: Buffer) {
+  /** The content type each object was stored with. */
+  mediaTypes = new Map<string, string>();
+  async putMedia(key: string, data: Buffer, contentType: string) {
     this.media.set(key, data);
+    this.mediaTypes.set(key, contentType);
   }
   async getMedia(key: string) {
     const b = this.media.get(key);

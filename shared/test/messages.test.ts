@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  storedContentType,
   FILE_CONTENT_MISMATCH,
   FILE_TYPE_NOT_ALLOWED,
   buildVcard,
@@ -90,5 +91,16 @@ describe('payloads', () => {
     const none = forwardSchema.safeParse({ contactId: 3 });
     expect(none.success).toBe(false);
     expect(none.error?.issues[0].path).toEqual(['messageId']);
+  });
+});
+
+describe('stored content types (issue 16 §3)', () => {
+  it('keeps inert types and stores everything else as a download', () => {
+    for (const t of ['image/png', 'image/jpeg', 'image/webp', 'audio/ogg; codecs=opus', 'video/mp4', 'application/pdf', 'text/plain', 'text/csv']) {
+      expect(storedContentType(t)).toBe(t);
+    }
+    for (const t of ['text/html', 'image/svg+xml', 'application/xhtml+xml', 'application/xml', 'text/xml', 'application/javascript', 'text/html; charset=utf-8', 'IMAGE/SVG+XML', '', 'application/zip']) {
+      expect(storedContentType(t)).toBe('application/octet-stream');
+    }
   });
 });

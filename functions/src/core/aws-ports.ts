@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { shardOf, toQueueBody } from '@balcao/shared';
+import { shardOf, storedContentType, toQueueBody } from '@balcao/shared';
 import { dynamo, queryDirect, s3Client, sqsClient } from './aws.js';
 import { env } from './env.js';
 import { setDefaultPorts, type Ports } from './ports.js';
@@ -83,8 +83,9 @@ export function awsPorts(): Ports {
         bodies.length ? sendBatches(envUrl(queues.find((q) => q.name === queue)!.envVar), bodies.map(toQueueBody)) : Promise.resolve(0),
     },
     media: {
+      // Every object is stored with an inert type (shared storedContentType): no script on the media origin.
       async put(key, data, contentType) {
-        await s3Client().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: data, ContentType: contentType }));
+        await s3Client().send(new PutObjectCommand({ Bucket: bucket(), Key: key, Body: data, ContentType: storedContentType(contentType) }));
       },
       async remove(key) {
         await s3Client().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key }));
@@ -111,7 +112,7 @@ export function awsPorts(): Ports {
             Bucket: bucket(),
             Key: to,
             CopySource: `${bucket()}/${from.split('/').map(encodeURIComponent).join('/')}`,
-            ContentType: contentType,
+            ContentType: storedContentType(contentType),
             MetadataDirective: 'REPLACE',
           }),
         );

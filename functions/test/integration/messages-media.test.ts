@@ -38,6 +38,15 @@ describe('sending media, voice notes and contact cards', () => {
     expect(onPhoneDoc).toMatchObject({ mediaType: 'document', fileName: 'orçamento.pdf', body: 'E o orçamento' });
     expect((await sandboxBytes(onPhoneDoc.mediaUrl)).equals(PDF)).toBe(true);
 
+    // Inert types are served as they are; a type a browser would run (XML here; HTML, SVG) is
+    // served as a download, while the message keeps its type (issue 16 §3).
+    expect((await fetch(doc.mediaUrl)).headers.get('content-type')).toBe('application/pdf');
+    const xmlKey = await upload(t.admin, t.ticketId, 'nota.xml', 'application/xml', Buffer.from('<?xml version="1.0"?><a xmlns:h="http://www.w3.org/1999/xhtml"><h:script>alert(1)</h:script></a>'));
+    const xml = await t.admin.post(`/messages/${t.ticketId}`, { medias: [{ key: xmlKey, name: 'nota.xml' }] });
+    expect(xml.status, JSON.stringify(xml.body)).toBe(201);
+    expect(xml.body).toMatchObject({ mediaType: 'document', mimetype: 'application/xml' });
+    expect((await fetch(xml.body.mediaUrl)).headers.get('content-type')).toBe('application/octet-stream');
+
     // The upload was moved: the same key cannot be sent twice.
     const again = await t.admin.post(`/messages/${t.ticketId}`, { medias: [{ key: imageKey, name: 'foto.png' }] });
     expect(again.status).toBe(400);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { inboundEventSchema, type InboundEvent, type SessionStatus, type StoredMedia } from '@balcao/shared';
+import { inboundEventSchema, storedContentType, type InboundEvent, type SessionStatus, type StoredMedia } from '@balcao/shared';
 import type { Logger, ProviderEvent, SessionContext } from '../provider.js';
 import type { HostBackend } from './backend.js';
 import { groupOf } from './events.js';
@@ -91,7 +91,8 @@ export function createContext(opts: {
     },
     async storeMedia(data, mimetype, fileName): Promise<StoredMedia> {
       const key = `c/${companyId}/media/${connectionId}/${randomUUID()}.${mediaExtension(mimetype, fileName)}`;
-      await backend.putMedia(key, data, mimetype);
+      // Stored inert (issue 16 §3): a customer's HTML or SVG downloads, never runs; the event keeps the type.
+      await backend.putMedia(key, data, storedContentType(mimetype));
       return { key, mimetype, fileName, size: data.length };
     },
     readMedia: (key) => backend.getMedia(key),

@@ -264,3 +264,16 @@ export const messageSearchQuerySchema = z.object({
  * else is the first page) or, with `searchParam`, a search continued from `cursor`.
  */
 export const messageListQuerySchema = messageSearchQuerySchema.extend({ pageNumber: z.union([z.string(), z.number()]).optional() });
+
+/**
+ * Types a browser shows without running anything (images, audio, video, PDF, plain text). Any
+ * other type is stored as `application/octet-stream`, so opening the file's link downloads it: a
+ * customer's HTML, SVG or XML attachment must never run script on the media origin (issue 16 §3).
+ * The message keeps the declared type for the console to show.
+ */
+const INERT_TYPES = [/^image\/(png|jpeg|gif|webp|bmp)$/, /^audio\/[a-z0-9.+-]+$/, /^video\/[a-z0-9.+-]+$/, /^application\/pdf$/, /^text\/(plain|csv)$/];
+
+export function storedContentType(mimetype: string): string {
+  const base = mimetype.split(';')[0]!.trim().toLowerCase();
+  return INERT_TYPES.some((re) => re.test(base)) ? mimetype : 'application/octet-stream';
+}
