@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   storedContentType,
+  displayFileName,
   FILE_CONTENT_MISMATCH,
   FILE_TYPE_NOT_ALLOWED,
   buildVcard,
@@ -102,5 +103,13 @@ describe('stored content types (issue 16 §3)', () => {
     for (const t of ['text/html', 'image/svg+xml', 'application/xhtml+xml', 'application/xml', 'text/xml', 'application/javascript', 'text/html; charset=utf-8', 'IMAGE/SVG+XML', '', 'application/zip']) {
       expect(storedContentType(t)).toBe('application/octet-stream');
     }
+  });
+});
+
+describe('file names as shown (issue 16 §3)', () => {
+  it('drops direction overrides and invisible marks, keeps the rest', () => {
+    expect(displayFileName('fatura\u202Efdp.exe')).toBe('faturafdp.exe');
+    expect(displayFileName('a\u2066b\u2069c\u200Fd\u061Ce.pdf')).toBe('abcde.pdf');
+    expect(displayFileName('../../Orçamento 2026.pdf')).toBe('Orçamento 2026.pdf');
   });
 });

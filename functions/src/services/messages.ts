@@ -1,4 +1,4 @@
-import { AppError, MEDIA_PLACEHOLDER, companyEvent, parseVcard, type ApiMessage, type ApiTicket, type MediaType, type RealtimeMessage, type StoredMedia } from '@balcao/shared';
+import { AppError, MEDIA_PLACEHOLDER, companyEvent, displayFileName, parseVcard, type ApiMessage, type ApiTicket, type MediaType, type RealtimeMessage, type StoredMedia } from '@balcao/shared';
 import { batchGet, clean, getItem, transact, tx, updateItem, isConditionFailure, isTransactionCanceled } from '../core/db.js';
 import { contactKey, keys, messagePointer, messageSk, ticketIndexKeys, ticketKey } from '../table/keys.js';
 import { readUrl } from '../core/storage.js';
@@ -34,8 +34,9 @@ export async function toApiMessage(m: MessageItem, names?: Map<number, string>):
     body: m.isDeleted ? '' : m.body,
     reactions: (reactions ?? []).map((r) => ({ emoji: r.emoji, fromMe: r.fromMe, ...((r.sender ?? r.from) ? { sender: r.sender ?? r.from } : {}) })),
     mediaUrl: shown ? await readUrl(shown.key) : null,
-    mediaName: shown?.fileName ?? null,
-    fileName: shown?.fileName ?? null,
+    // A customer's file name is shown without its direction overrides (displayFileName).
+    mediaName: shown?.fileName ? displayFileName(shown.fileName) : null,
+    fileName: shown?.fileName ? displayFileName(shown.fileName) : null,
     mimetype: shown?.mimetype ?? null,
     ptt: shown?.ptt ?? false,
     user: m.userId && userName ? { id: m.userId, name: userName } : null,

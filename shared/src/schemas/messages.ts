@@ -157,8 +157,12 @@ export function safeFileName(name: string): string {
 }
 
 /** A display name for a file: no path, no control characters. */
+/**
+ * A file name as shown and sent: its last path part, without control characters nor the
+ * direction overrides that make `fatura\u202Efdp.exe` read as `fatura exe.pdf` (issue 16 §3).
+ */
 export const displayFileName = (name: string) =>
-  (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255) || 'arquivo';
+  (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim().slice(0, 255) || 'arquivo';
 
 // ---------------------------------------------------------------- vCard
 
