@@ -117,8 +117,8 @@ export class ApiStack extends Stack {
             time: '$context.requestTime',
             ip: '$context.identity.sourceIp',
             method: '$context.httpMethod',
+            // The route key, never the path: the reset route carries the new password in it (issue 16 §5).
             routeKey: '$context.routeKey',
-            path: '$context.path',
             status: '$context.status',
             protocol: '$context.protocol',
             responseLength: '$context.responseLength',

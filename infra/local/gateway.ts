@@ -5,6 +5,9 @@ import { BodyTooLarge, closeServer, listen, readBody, sendJson, type Log } from 
 import type { JwtAuthorizer } from './jwt.js';
 import { httpModuleFile, invokeLocally, lambdaContext, MissingModule, moduleLoader } from './functions-loader.js';
 
+/** Path parameters that must never reach a log line (the reset route carries the new password). */
+const SECRET_PARAM = /\{(?:[^}]*password[^}]*|token|email)\}/i;
+
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 export type HttpModuleLoader = (handler: string) => Promise<{ handler: Handler }>;
 
@@ -117,9 +120,11 @@ export async function startGateway(opts: GatewayOptions) {
       baseHeaders['access-control-allow-origin'] = origin;
       baseHeaders.vary = 'Origin';
     }
+    // What the log names: the path, or the route key when the path carries a secret (issue 16 §5).
+    let logged = `${req.method} ${url.pathname}`;
     const reply = (status: number, body: unknown) => {
       sendJson(res, status, body, baseHeaders);
-      opts.log('gateway', `${req.method} ${url.pathname} ${status} ${Date.now() - started}ms`);
+      opts.log('gateway', `${logged} ${status} ${Date.now() - started}ms`);
     };
     // Preflight is answered by API Gateway itself when CORS is configured.
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
@@ -139,6 +144,7 @@ export async function startGateway(opts: GatewayOptions) {
       req.resume();
       return reply(404, { message: 'Not Found' });
     }
+    if (SECRET_PARAM.test(m.route.path)) logged = m.routeKey;
     let body: Buffer;
     try {
       body = await readBody(req, bodyLimit);
@@ -171,7 +177,7 @@ export async function startGateway(opts: GatewayOptions) {
           },
         };
       } catch (e) {
-        opts.log('gateway', `${req.method} ${url.pathname} refused token: ${(e as Error).message}`);
+        opts.log('gateway', `${logged} refused token: ${(e as Error).message}`);
         return reply(401, { message: 'Unauthorized' });
       }
     }
@@ -253,7 +259,7 @@ export async function startGateway(opts: GatewayOptions) {
     outHeaders['content-length'] = String(out.length);
     res.writeHead(r.statusCode, outHeaders);
     res.end(out);
-    opts.log('gateway', `${req.method} ${url.pathname} ${r.statusCode} ${Date.now() - started}ms`);
+    opts.log('gateway', `${logged} ${r.statusCode} ${Date.now() - started}ms`);
   });
   server.requestTimeout = 120_000;
   await listen(server, opts.port);

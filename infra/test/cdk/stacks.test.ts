@@ -210,6 +210,10 @@ describe('api stack', () => {
       DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
       AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
     });
+    // The route key, never the path: the reset route carries the new password in it (issue 16 §5).
+    const stage = Object.values(t.findResources('AWS::ApiGatewayV2::Stage'))[0] as { Properties: { AccessLogSettings: { Format: string } } };
+    expect(stage.Properties.AccessLogSettings.Format).toContain('$context.routeKey');
+    expect(stage.Properties.AccessLogSettings.Format).not.toContain('$context.path');
     t.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       ProtocolType: 'HTTP',
       CorsConfiguration: Match.objectLike({

@@ -17,7 +17,9 @@ const fixtureRoutes: RouteDef[] = [
   { method: 'GET', path: '/fail/plain', handler: 'echo', auth: 'public' },
   { method: 'GET', path: '/missing', handler: 'does-not-exist', auth: 'public' },
   { method: 'GET', path: '/slow', handler: 'slow', auth: 'public' },
+  { method: 'POST', path: '/resets/{email}/{token}/{newPassword}', handler: 'echo', auth: 'public' },
 ];
+const logLines: string[] = [];
 
 let gw: { url: string; stop(): Promise<void> };
 let tokens: Tokens;
@@ -32,7 +34,7 @@ beforeAll(async () => {
     routes: fixtureRoutes,
     authorizer,
     allowOrigin: (o) => o === 'http://console.test',
-    log: () => {},
+    log: (_source: string, line: string) => void logLines.push(line),
     bodyLimit: 1024 * 1024,
     integrationTimeoutMs: 300,
     loadHandler: async (name) => {
@@ -161,6 +163,20 @@ describe('the local gateway: JWT authorizer', () => {
     const unauth = await get('/things/1', { origin: 'http://console.test' });
     expect(unauth.status).toBe(401);
     expect(unauth.headers.get('access-control-allow-origin')).toBe('http://console.test');
+  });
+});
+
+describe('the local gateway: logs', () => {
+  it('names a route whose path carries a password, token or e-mail by its key, never by the values', async () => {
+    logLines.length = 0;
+    const res = await fetch(`${gw.url}/resets/ana%40loja.test/123456/S3nhaSecreta!`, { method: 'POST' });
+    expect(res.status).toBe(201);
+    await get('/things/list', bearer(tokens.accessToken));
+    const text = logLines.join('\n');
+    expect(text).toContain('POST /resets/{email}/{token}/{newPassword} 201');
+    expect(text).not.toMatch(/S3nhaSecreta|123456|ana%40loja|ana@loja/);
+    // Other routes keep their path: ids help when reading the log.
+    expect(text).toContain('GET /things/list 201');
   });
 });
 
