@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { queues, type QueueDef } from '@balcao/functions/manifest';
 import type { Log } from './http-util.js';
+import { QueueJournal, type JournaledQueue } from './sqs-journal.js';
 
 const require = createRequire(import.meta.url);
 // fauxqs exports only its "import" entry, so find the package folder along the resolution paths.
@@ -211,12 +212,17 @@ export async function startSqsS3(opts: {
   } finally {
     sqs.destroy();
   }
+  // Durable queues (issue 16 §1): journaled from now on, and what a killed stack left is queued again.
+  const journal = new QueueJournal(path.resolve(opts.dataDir, 'sqs'), opts.log);
+  for (const q of sqsStore.listQueues() as JournaledQueue[]) journal.attach(q);
+  journal.restore((name) => sqsStore.getQueueByName(name) as JournaledQueue | undefined);
   opts.log('sqs/s3', `SQS queues ready: ${Object.values(out).map((q) => queueName(q.def)).join(', ')}`);
   return {
     endpoint,
     queues: out,
     stop: async () => {
       await app.close();
+      journal.close();
     },
   };
 }

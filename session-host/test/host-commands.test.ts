@@ -16,7 +16,7 @@ async function setup() {
   backend.addConnection({ id: 1, companyId: 7, provider: 'sandbox', status: 'CONNECTED' });
   backend.addConnection({ id: 2, companyId: 7, provider: 'beta', status: 'CONNECTED' });
   backend.addConnection({ id: 3, companyId: 8, provider: 'sandbox', status: 'DISCONNECTED' });
-  const host = await startSessionHost({ taskId: 't', providers, shards: 2, leaseMs: 3000, scanMs: 200, port: 0, log: quietLog, backend });
+  const host = await startSessionHost({ taskId: 't', providers, shards: 2, leaseMs: 3000, scanMs: 200, port: 0, log: quietLog, backend, reconnectWaitMs: 600 });
   hosts.push(host);
   await waitFor(() => host.sessions() === 2);
   const drained = () => [...backend.queues.values()].every((q) => q.messages.length === 0);
@@ -54,6 +54,32 @@ describe('session host commands', () => {
     expect(byId('3EB002')).toMatchObject({ ok: false, error: NOT_CONNECTED });
     expect(byId('3EB003')).toMatchObject({ ok: false, error: 'number blocked' });
     expect(providers.sandbox.of(1)!.calls).not.toContain('send:b');
+  });
+
+  it('a send waits for a session that is reconnecting and goes out once it is back (issue 16 §1)', async () => {
+    const { backend, providers, drained } = await setup();
+    const session = providers.sandbox.of(1)!;
+    // The socket dropped: the session reports OPENING and comes back 300 ms later (the wait is 600 ms).
+    session.connected = false;
+    await session.ctx.emit({ type: 'session', status: 'OPENING', reason: 'connectionLost' });
+    backend.command({ type: 'send', companyId: 7, connectionId: 1, ticketId: 2, waMessageId: '3EB010', to, body: 'depois' });
+    setTimeout(() => (session.connected = true), 300);
+    await waitFor(drained, 3000, 'the send settled');
+    expect(session.sent.map((c) => c.body)).toEqual(['depois']);
+    const result = backend.events.find((e) => e.event.type === 'sendResult' && e.event.waMessageId === '3EB010')?.event;
+    expect(result).toMatchObject({ ok: true });
+  });
+
+  it('a session waiting for a QR scan is not waited for: the send fails at once', async () => {
+    const { backend, providers, drained } = await setup();
+    const session = providers.sandbox.of(1)!;
+    session.connected = false;
+    await session.ctx.emit({ type: 'session', status: 'qrcode', qrcode: 'QR' });
+    const t0 = Date.now();
+    backend.command({ type: 'send', companyId: 7, connectionId: 1, ticketId: 2, waMessageId: '3EB011', to, body: 'x' });
+    await waitFor(drained, 3000, 'the send settled');
+    expect(Date.now() - t0).toBeLessThan(500);
+    expect(backend.events.find((e) => e.event.type === 'sendResult' && e.event.waMessageId === '3EB011')?.event).toMatchObject({ ok: false, error: NOT_CONNECTED });
   });
 
   it('runs one connection’s commands in order while another connection proceeds', async () => {
@@ -260,7 +286,7 @@ describe('session host commands', () => {
     backend.addConnection({ id: 1, companyId: 7, provider: 'sandbox', status: 'OPENING' });
     backend.command({ type: 'start', companyId: 7, connectionId: 1 });
     await new Promise((r) => setTimeout(r, 5));
-    const host = await startSessionHost({ taskId: 't', providers, shards: 2, leaseMs: 3000, scanMs: 200, port: 0, log: quietLog, backend });
+    const host = await startSessionHost({ taskId: 't', providers, shards: 2, leaseMs: 3000, scanMs: 200, port: 0, log: quietLog, backend, reconnectWaitMs: 600 });
     hosts.push(host);
     await waitFor(() => backend.queues.get(0)!.messages.length === 0, 3000);
     expect(providers.sandbox.sessions).toHaveLength(1);

@@ -145,7 +145,7 @@ export class MemoryBackend implements HostBackend {
     const c = this.connections.get(connectionId);
     return c && c.companyId === companyId ? { ...c } : undefined;
   }
-  async receiveCommands(shard: number) {
+  async receiveCommands(shard: number, _visibilitySeconds: number) {
     const q = this.queues.get(shard)!;
     for (let waited = 0; waited < 200; waited += 10) {
       const got = q.receive();

@@ -20,12 +20,14 @@ const envUrl = (name: string) => {
  * Up to 10 bodies per SQS batch; answers how many were not accepted. With `keepGoing`, a batch
  * that throws counts as not accepted and the next batches are still sent.
  */
-async function sendBatches(queueUrl: string, bodies: string[], keepGoing = false): Promise<number> {
+async function sendBatches(queueUrl: string, bodies: string[], keepGoing = false, delaySeconds?: number): Promise<number> {
   let failed = 0;
   for (let i = 0; i < bodies.length; i += 10) {
     const batch = bodies.slice(i, i + 10);
     try {
-      const out = await sqsClient().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((b, j) => ({ Id: String(j), MessageBody: b })) }));
+      const out = await sqsClient().send(
+        new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((b, j) => ({ Id: String(j), MessageBody: b, DelaySeconds: delaySeconds })) }),
+      );
       failed += out.Failed?.length ?? 0;
     } catch (err) {
       if (!keepGoing) throw err;
@@ -79,8 +81,8 @@ export function awsPorts(): Ports {
       },
     },
     jobs: {
-      enqueue: (queue, bodies) =>
-        bodies.length ? sendBatches(envUrl(queues.find((q) => q.name === queue)!.envVar), bodies.map(toQueueBody)) : Promise.resolve(0),
+      enqueue: (queue, bodies, delaySeconds) =>
+        bodies.length ? sendBatches(envUrl(queues.find((q) => q.name === queue)!.envVar), bodies.map(toQueueBody), false, delaySeconds) : Promise.resolve(0),
     },
     media: {
       // Every object is stored with an inert type (shared storedContentType): no script on the media origin.

@@ -35,9 +35,10 @@ export interface CommandQueue {
   send(command: OutboundCommand): Promise<void>;
 }
 
-/** The workers' job queues fed by the sweeper. Answers how many bodies were not enqueued. */
+/** The workers' job queues (fed by the sweeper, and by sends for their timeout). Answers how many bodies were not enqueued. */
 export interface JobQueues {
-  enqueue(queue: 'ticket-timers' | 'schedules', bodies: object[]): Promise<number>;
+  /** `delaySeconds` (at most 900, SQS's limit) keeps the jobs invisible that long. */
+  enqueue(queue: 'ticket-timers' | 'schedules', bodies: object[], delaySeconds?: number): Promise<number>;
 }
 
 /** Media objects under the company's prefix. */

@@ -204,6 +204,23 @@ export async function markSendFailed(message: MessageItem): Promise<MessageItem 
   }
 }
 
+/**
+ * A send WhatsApp never confirmed within the timeout (issue 16 §1): shown failed with the retry
+ * button. Written only if the message is still the version the timeout read (no ack, no retry, no
+ * failure report since), so it never marks a message that moved on.
+ */
+export async function markSendTimedOut(message: MessageItem): Promise<MessageItem | undefined> {
+  try {
+    return await updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { error: 'ERR_SENDING_WAPP_MSG', updatedAt: nowIso() }, {
+      condition: 'attribute_exists(PK) AND ack <= :unconfirmed AND updatedAt = :read',
+      values: { ':unconfirmed': 0, ':read': message.updatedAt },
+    });
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
 export async function patchMessage(message: MessageItem, set: Partial<MessageItem>): Promise<MessageItem> {
   return updateItem<MessageItem>({ PK: message.PK, SK: message.SK }, { ...set, updatedAt: nowIso() });
 }

@@ -1,12 +1,34 @@
 import { AppError, ACK, newWaMessageId, type StoredMedia, type MediaType } from '@balcao/shared';
+import { z } from 'zod';
 import { sendCommand } from '../core/commands.js';
 import { getItem } from '../core/db.js';
-import { storeMessage, publishMessage, publishNewMessage, patchMessage } from './messages.js';
+import { storeMessage, publishMessage, publishNewMessage, patchMessage, markSendFailed, markSendTimedOut } from './messages.js';
+import { findMessage } from './message-lookup.js';
 import { getTicketItem } from './tickets.js';
 import { connectionKey, contactKey } from '../table/keys.js';
 import { type ConnectionItem, type ContactItem, type MessageItem, type TicketItem } from '../table/items.js';
-import { count } from '../core/observability.js';
-import { nowIso } from '../core/ports.js';
+import { count, log } from '../core/observability.js';
+import { nowIso, ports } from '../core/ports.js';
+
+/**
+ * How long a sent message may wait for WhatsApp's confirmation before it shows failed with the
+ * retry button: past the host's wait for a reconnecting session (20 s) and a host restart, well
+ * before an agent would wonder about a clock icon. Retrying reuses the WhatsApp id, so a late send
+ * of the first attempt is never a second message.
+ */
+export const SEND_TIMEOUT_SECONDS = 120;
+
+/** The check a send leaves on the ticket-timers queue, delayed by SEND_TIMEOUT_SECONDS. */
+export const sendTimeoutJobSchema = z.object({
+  v: z.literal(1),
+  kind: z.literal('sendTimeout'),
+  companyId: z.number().int().positive(),
+  connectionId: z.number().int().positive(),
+  waMessageId: z.string().min(1),
+  /** The message's version when it was handed to the session host. */
+  since: z.string(),
+});
+export type SendTimeoutJob = z.infer<typeof sendTimeoutJobSchema>;
 
 export interface OutgoingMessage {
   body: string;
@@ -45,14 +67,34 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
   });
   if (!stored) throw new AppError(500, 'ERR_CREATING_MESSAGE');
   await publishNewMessage(stored.message, stored.ticket, contact);
-  await dispatch(stored.message, contact);
+  const dispatched = await dispatch(stored.message, stored.ticket, contact);
   count('MessagesOut');
-  return stored.message;
+  return dispatched;
 }
 
-async function dispatch(message: MessageItem, contact: ContactItem) {
-  await sendCommand({
-    type: 'send',
+/**
+ * Hands a stored message to the session host, with its timeout check. If the queues cannot take
+ * it, the message is shown failed at once (the retry button), never as a silent clock icon.
+ */
+async function dispatch(message: MessageItem, ticket: TicketItem, contact: ContactItem): Promise<MessageItem> {
+  const check: SendTimeoutJob = { v: 1, kind: 'sendTimeout', companyId: message.companyId, connectionId: message.whatsappId, waMessageId: message.id, since: message.updatedAt };
+  try {
+    // The check first: a command without its check could leave a clock icon if the next call failed.
+    if (await ports().jobs.enqueue('ticket-timers', [check], SEND_TIMEOUT_SECONDS)) throw new Error('the send timeout check was not enqueued');
+    await sendCommand(commandFor(message, contact));
+    return message;
+  } catch (err) {
+    log.error('send not handed to the session host; shown failed', { err, companyId: message.companyId, ticketId: message.ticketId });
+    const failed = await markSendFailed(message);
+    if (!failed) return message;
+    await publishMessage(failed, ticket, contact, 'update');
+    return failed;
+  }
+}
+
+function commandFor(message: MessageItem, contact: ContactItem) {
+  return {
+    type: 'send' as const,
     companyId: message.companyId,
     connectionId: message.whatsappId,
     ticketId: message.ticketId,
@@ -62,7 +104,7 @@ async function dispatch(message: MessageItem, contact: ContactItem) {
     media: message.media && message.mediaType ? { ...message.media, mediaType: message.mediaType } : undefined,
     quotedWaId: message.quotedMsg?.id,
     vcard: message.mediaType === 'contactMessage' ? message.body : undefined,
-  });
+  };
 }
 
 /** Edits, deletes (for everyone) and reactions on WhatsApp, in order with the sends of the connection. */
@@ -85,6 +127,25 @@ export async function retrySend(message: MessageItem): Promise<MessageItem> {
   if (!contact) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
   const updated = await patchMessage(message, { error: null, ack: ACK.ERROR });
   await publishMessage(updated, ticket, contact, 'update');
-  await dispatch(updated, contact);
-  return updated;
+  return dispatch(updated, ticket, contact);
+}
+
+/**
+ * The send timeout (issue 16 §1): a message still unconfirmed (ack 0, no failure) at the version it
+ * was sent becomes a failure the agent can retry. A message that changed meanwhile without being
+ * confirmed (a reaction, an edit) gets a new check, so none stays a clock icon forever.
+ */
+export async function runSendTimeout(job: SendTimeoutJob): Promise<'failed' | 'confirmed' | 'rechecked'> {
+  const m = await findMessage(job.companyId, job.waMessageId, job.connectionId);
+  if (!m || !m.fromMe || m.ack > ACK.ERROR || m.error) return 'confirmed';
+  if (m.updatedAt !== job.since) {
+    await ports().jobs.enqueue('ticket-timers', [{ ...job, since: m.updatedAt }], SEND_TIMEOUT_SECONDS);
+    return 'rechecked';
+  }
+  const failed = await markSendTimedOut(m);
+  if (!failed) return runSendTimeout(job); // it changed between the read and the write: decide again
+  const ticket = await getTicketItem(failed.companyId, failed.ticketId).catch(() => undefined);
+  const contact = ticket && (await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)));
+  if (ticket && contact) await publishMessage(failed, ticket, contact, 'update');
+  return 'failed';
 }

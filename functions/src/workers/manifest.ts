@@ -41,8 +41,9 @@ export const queues: QueueDef[] = [
     maxReceiveCount: 5,
   },
   {
-    // Auto-transfer and inactivity-close jobs from the sweeper (services/ticket-timers.ts); each
-    // re-checks the ticket, so order and duplicates do not matter.
+    // Auto-transfer and inactivity-close jobs from the sweeper (services/ticket-timers.ts) and the
+    // delayed timeout check of each send (services/outbound.ts); each re-checks what it acts on,
+    // so order and duplicates do not matter.
     name: 'ticket-timers',
     envVar: 'TICKET_TIMERS_QUEUE_URL',
     fifo: false,
@@ -63,13 +64,14 @@ export const queues: QueueDef[] = [
     maxReceiveCount: 5,
   },
   ...Array.from({ length: SHARDS }, (_, shard): QueueDef => ({
-    // Commands for the session host that owns the shard, grouped per connection.
+    // Commands for the session host that owns the shard, grouped per connection. Short visibility,
+    // renewed while a command is handled: a dead host's commands come back within seconds.
     name: `outbound-${shard}`,
     envVar: `OUTBOUND_QUEUE_URL_${shard}`,
     fifo: true,
     worker: null,
     batchSize: 10,
-    visibilityTimeoutSeconds: 60,
+    visibilityTimeoutSeconds: 10,
     maxReceiveCount: 5,
   })),
 ];

@@ -1,11 +1,15 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { z } from 'zod';
 import { count, log } from '../core/observability.js';
 import { runTimerJob, timerJobSchema } from '../services/ticket-timers.js';
+import { runSendTimeout, sendTimeoutJobSchema } from '../services/outbound.js';
 import { lambdaHandler } from '../core/lambda.js';
+
+const jobSchema = z.union([timerJobSchema, sendTimeoutJobSchema]);
 
 /**
  * Consumer of the ticket-timers queue: the auto-transfer and inactivity-close jobs the sweeper
- * enqueues. Each job re-checks its rule against the current ticket, so redelivery is harmless;
+ * enqueues, and the timeout check of each sent message. Each job re-checks its rule against the current ticket, so redelivery is harmless;
  * a failed job comes back (partial batch failure) and goes to the DLQ after maxReceiveCount.
  */
 export const handler = lambdaHandler(async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
@@ -13,13 +17,18 @@ export const handler = lambdaHandler(async function handler(event: SQSEvent): Pr
     event.Records.map(async (record) => {
       let job;
       try {
-        job = timerJobSchema.parse(JSON.parse(record.body));
+        job = jobSchema.parse(JSON.parse(record.body));
       } catch {
         // Unreadable: retrying cannot help; the DLQ keeps it for a look.
         log.error('invalid ticket timer job (goes to the DLQ)', { messageId: record.messageId });
         return record.messageId;
       }
       try {
+        if (job.kind === 'sendTimeout') {
+          const outcome = await runSendTimeout(job);
+          if (outcome === 'failed') log.warn('send not confirmed in time; shown failed', { companyId: job.companyId, connectionId: job.connectionId, waMessageId: job.waMessageId });
+          return undefined;
+        }
         const outcome = await runTimerJob(job);
         log.info('ticket timer job', { kind: job.kind, companyId: job.companyId, ticketId: job.ticketId, outcome });
         return undefined;

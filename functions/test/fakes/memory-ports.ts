@@ -11,16 +11,23 @@ export class MemoryPorts implements Ports {
   readonly table = new MemoryTable();
   readonly published: RealtimeMessage[] = [];
   readonly sentCommands: OutboundCommand[] = [];
-  readonly enqueued: { queue: string; body: object }[] = [];
+  readonly enqueued: { queue: string; body: object; delaySeconds?: number }[] = [];
   readonly objects = new Map<string, { data: Uint8Array; contentType: string }>();
   time = Date.parse('2026-03-02T12:00:00.000Z');
   private nextId = 0;
 
   readonly publisher = { publish: async (messages: RealtimeMessage[]) => void this.published.push(...structuredClone(messages)) };
-  readonly commands = { send: async (command: OutboundCommand) => void this.sentCommands.push(structuredClone(command)) };
+  /** Set to make the command queue refuse sends (an unreachable queue). */
+  commandsDown = false;
+  readonly commands = {
+    send: async (command: OutboundCommand) => {
+      if (this.commandsDown) throw new Error('command queue unreachable');
+      this.sentCommands.push(structuredClone(command));
+    },
+  };
   readonly jobs = {
-    enqueue: async (queue: string, bodies: object[]) => {
-      this.enqueued.push(...bodies.map((body) => ({ queue, body })));
+    enqueue: async (queue: string, bodies: object[], delaySeconds?: number) => {
+      this.enqueued.push(...bodies.map((body) => ({ queue, body, delaySeconds })));
       return 0;
     },
   };

@@ -176,11 +176,12 @@ export class AwsBackend implements HostBackend {
     return out.Item?.entity === 'connection' ? toRecord(out.Item) : undefined;
   }
 
-  async receiveCommands(shard: number): Promise<ReceivedCommand[]> {
+  async receiveCommands(shard: number, visibilitySeconds: number): Promise<ReceivedCommand[]> {
     const out = await sqsClient().send(
       new ReceiveMessageCommand({
         QueueUrl: this.queueUrl(shard),
         MaxNumberOfMessages: 10,
+        VisibilityTimeout: visibilitySeconds,
         WaitTimeSeconds: this.opts.waitSeconds ?? 5,
         MessageSystemAttributeNames: ['MessageGroupId', 'ApproximateReceiveCount', 'SentTimestamp'],
       }),

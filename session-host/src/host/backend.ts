@@ -58,9 +58,11 @@ export interface HostBackend {
   /**
    * Long-polls the shard's command queue. Never aborted: a poll cancelled on our side can still
    * take messages on the queue's side, hiding them for a whole visibility timeout; a stopping
-   * shard waits for its last poll and hands what it got straight back.
+   * shard waits for its last poll and hands what it got straight back. Taken commands stay hidden
+   * `visibilitySeconds` (kept short and extended while handled, so a dead host's commands come
+   * back soon).
    */
-  receiveCommands(shard: number): Promise<ReceivedCommand[]>;
+  receiveCommands(shard: number, visibilitySeconds: number): Promise<ReceivedCommand[]>;
   deleteCommand(shard: number, receipt: string): Promise<void>;
   /** Makes a command visible again after `seconds` (retry of a transient failure). */
   retryCommand(shard: number, receipt: string, seconds: number): Promise<void>;

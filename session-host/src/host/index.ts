@@ -23,6 +23,8 @@ export interface SessionHostOptions {
   log?: Logger;
   /** Defaults to DynamoDB/SQS/S3 from the functions' environment contract. */
   backend?: HostBackend;
+  /** How long a send waits for a reconnecting session (default 20 s). */
+  reconnectWaitMs?: number;
 }
 
 export interface SessionHost {
@@ -57,7 +59,7 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
     tickMs: opts.scanMs ?? Math.max(50, Math.round(leaseMs / 6)),
     log,
     async onAcquired(shard) {
-      const runner = new ShardRunner(shard, { backend, providers: opts.providers, log });
+      const runner = new ShardRunner(shard, { backend, providers: opts.providers, log, reconnectWaitMs: opts.reconnectWaitMs });
       runners.set(shard, runner);
       // Sessions start in the background: a slow connection must not hold up the lease scan.
       runner.start().catch((err) => log.error({ shard, err: errorText(err) }, 'shard start failed'));

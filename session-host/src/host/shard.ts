@@ -42,10 +42,20 @@ const isWaitingForScan = (status: SessionStatus | undefined) => status === undef
 /** Errors the host reports on `sendResult` and RPC answers when a session cannot do the work. */
 export const NOT_CONNECTED = 'A conexão não está conectada';
 
+/** Starting, or connected once and coming back: a send waits for it (a QR waiting for a scan is not coming back soon). */
+const isReconnecting = (status: SessionStatus | undefined) => status === undefined || status === 'OPENING' || status === 'CONNECTED';
+
 const MAX_IN_FLIGHT = 50;
-/** SQS visibility while a command is handled; renewed for slow ones so it is not handed out twice. */
-const VISIBILITY_SECONDS = 60;
-const HEARTBEAT_MS = 20_000;
+/**
+ * SQS visibility of a taken command: short, and renewed while it is handled so it is never handed
+ * out twice. Short because a host that dies holds its commands (and, FIFO, their connection's whole
+ * group) for that long before another host gets them (issue 16 §1).
+ */
+const VISIBILITY_SECONDS = 10;
+const HEARTBEAT_MS = 3_000;
+/** How long a send waits for its connection to come back from a reconnect before it is reported failed. */
+const RECONNECT_WAIT_MS = 20_000;
+
 /** How long a stopping shard waits for commands already being handled. */
 const DRAIN_MS = 15_000;
 /** How long a session's stop waits for the connection's current work before it goes ahead. */
@@ -67,7 +77,7 @@ export class ShardRunner {
 
   constructor(
     readonly shard: number,
-    private readonly o: { backend: HostBackend; providers: Providers; log: Logger },
+    private readonly o: { backend: HostBackend; providers: Providers; log: Logger; reconnectWaitMs?: number },
   ) {
     this.log = withFields(o.log, { shard });
   }
@@ -209,7 +219,7 @@ export class ShardRunner {
       }
       let batch: ReceivedCommand[];
       try {
-        batch = await this.o.backend.receiveCommands(this.shard);
+        batch = await this.o.backend.receiveCommands(this.shard, VISIBILITY_SECONDS);
         failures = 0;
       } catch (err) {
         failures++;
@@ -361,6 +371,21 @@ export class ShardRunner {
     }
   }
 
+  /**
+   * The slot's session once it can send. A session that is reconnecting (a dropped socket, a host
+   * that just started) is waited for, up to RECONNECT_WAIT_MS: failing at once would turn a blip of
+   * a few seconds into a failed reply the agent must retry (issue 16 §1).
+   */
+  private async connectedSession(slot: Slot): Promise<ProviderSession | undefined> {
+    const deadline = Date.now() + (this.o.reconnectWaitMs ?? RECONNECT_WAIT_MS);
+    for (;;) {
+      const session = slot.session;
+      if (session?.connected) return session;
+      if (!session || !isReconnecting(slot.state?.status) || this.stopping || Date.now() >= deadline) return undefined;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
   private drop(log: Logger): Outcome {
     log.info('connection no longer exists; command dropped');
     return 'done';
@@ -380,10 +405,12 @@ export class ShardRunner {
       await report(true, { timestamp: already.timestamp });
       return 'done';
     }
-    const session = slot.session;
-    if (!session?.connected) {
-      if (!session && !(await this.o.backend.getConnection(cmd.companyId, cmd.connectionId))) return this.drop(log);
-      log.warn({ waMessageId: cmd.waMessageId }, 'send while not connected');
+    const session = await this.connectedSession(slot);
+    // The shard is being handed over while the send waited: its next owner sends it.
+    if (!session && this.stopping) return 'requeue';
+    if (!session) {
+      if (!slot.session && !(await this.o.backend.getConnection(cmd.companyId, cmd.connectionId))) return this.drop(log);
+      log.warn({ waMessageId: cmd.waMessageId, status: slot.state?.status }, 'send while not connected');
       await report(false, { error: NOT_CONNECTED });
       return 'done';
     }

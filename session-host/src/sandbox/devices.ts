@@ -294,6 +294,8 @@ export class DeviceLinks {
     try {
       if (l.mode !== 'linked' || !a.linked) throw new SandboxError(409, 'the device is not linked');
       const data = await this.request(a, req as DeviceRequest);
+      // Like WhatsApp's server ack: a sent message is stored before the device hears "sent".
+      await this.store.durable();
       this.sendFrame(ws, { t: 'res', rid, ok: true, data });
     } catch (e) {
       this.sendFrame(ws, { t: 'res', rid, ok: false, error: (e as Error).message });

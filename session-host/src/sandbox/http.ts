@@ -45,6 +45,8 @@ export function mountSandboxNetwork(router: SandboxRouter, network: SandboxNetwo
     router.route(method, pattern, async (req, res) => {
       try {
         const out = await fn(req, res);
+        // A change is answered only once it is stored: a killed stack never loses what it accepted.
+        if (method !== 'GET') await network.durable();
         if (!res.headersSent) send(res, 200, out ?? null);
       } catch (e) {
         // The sandbox server's body reader refuses more than 10 MB.

@@ -48,6 +48,11 @@ export class SandboxNetwork {
     this.store.flush();
   }
 
+  /** Resolves once every change so far is stored (answers wait for it, as WhatsApp's servers do). */
+  durable(): Promise<void> {
+    return this.store.durable();
+  }
+
   async stop() {
     if (this.store.stopped) return;
     this.devices.disconnectAll();

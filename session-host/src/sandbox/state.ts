@@ -70,6 +70,9 @@ export class NetworkStore {
   private readonly state: State;
   private readonly file: string;
   private saveTimer?: NodeJS.Timeout;
+  private immediate?: NodeJS.Immediate;
+  /** Callers waiting for their change to be on disk (see `durable`). */
+  private waiters: (() => void)[] = [];
   private closed = false;
 
   constructor(
@@ -98,13 +101,31 @@ export class NetworkStore {
     this.saveTimer = setTimeout(() => this.flush(), this.saveDelayMs);
   }
 
+  /**
+   * Resolves once every change made so far is on disk. WhatsApp's servers acknowledge a message only
+   * once they stored it (issue 16 §1): the customers' API and the device's requests answer after
+   * this, so a killed stack never loses what it acknowledged. Changes of one turn of the event loop
+   * share one write.
+   */
+  durable(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.immediate ??= setImmediate(() => this.flush());
+    });
+  }
+
   /** Writes now (atomically: a crash mid-write leaves the previous file). */
   flush() {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
+    if (this.immediate) clearImmediate(this.immediate);
+    this.immediate = undefined;
+    const waiters = this.waiters.splice(0);
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(this.state));
     fs.renameSync(tmp, this.file);
+    for (const resolve of waiters) resolve();
   }
 
   /** The last write; later changes are not saved. */
