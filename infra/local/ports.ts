@@ -14,7 +14,7 @@ export const DEFAULT_PORTS = {
 export type PortName = keyof typeof DEFAULT_PORTS;
 export type Ports = Record<PortName, number>;
 
-const envName = (name: PortName) => `BALCAO_PORT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+export const portEnvName = (name: PortName) => `BALCAO_PORT_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 
 /** Asks the OS for a free loopback port (the listener is closed before the port is used). */
 export const freePort = () =>
@@ -40,12 +40,12 @@ export async function pickPorts(mode: 'fixed' | 'auto'): Promise<Ports> {
   const taken = new Set<number>();
   for (const name of Object.keys(DEFAULT_PORTS) as PortName[]) {
     if (mode === 'fixed') {
-      const fromEnv = process.env[envName(name)];
+      const fromEnv = process.env[portEnvName(name)];
       const port = fromEnv ? Number(fromEnv) : DEFAULT_PORTS[name];
-      if (!Number.isInteger(port) || port <= 0) throw new Error(`${envName(name)} is not a port: ${fromEnv}`);
+      if (!Number.isInteger(port) || port <= 0) throw new Error(`${portEnvName(name)} is not a port: ${fromEnv}`);
       // Fail early with a clear message instead of a half-started stack.
       if (!(await isPortFree(port))) {
-        throw new Error(`Port ${port} (${name}) is in use; is another \`npm start\` running? Override with ${envName(name)}.`);
+        throw new Error(`Port ${port} (${name}) is in use; is another \`npm start\` running? Override with ${portEnvName(name)}.`);
       }
       out[name] = port;
     } else {

@@ -36,7 +36,8 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 try {
   stack = await startLocalStack({
-    dataDir: '.local',
+    // Where the product keeps its data (tables, queues, media, simulator): `.local` unless told.
+    dataDir: process.env.BALCAO_DATA_DIR || '.local',
     ports: 'fixed',
     buildWeb: true,
     seed: true,
@@ -60,7 +61,7 @@ try {
       `  WhatsApp     ${e.sandboxUrl}/  (simulator: the demo connection is linked; write as customers, scan new QRs)`,
       `  Mailbox      ${e.sandboxUrl}/mailbox/{email}  (password-reset codes)`,
       `  Cognito      ${e.cognito.endpoint}  pool ${e.cognito.userPoolId}  client ${e.cognito.userPoolClientId}`,
-      `  Endpoints    .local/endpoints.json`,
+      `  Endpoints    ${process.env.BALCAO_DATA_DIR || '.local'}/endpoints.json`,
       '  Ctrl-C stops everything.',
       '',
     ].join('\n') + '\n',
