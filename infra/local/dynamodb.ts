@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -37,6 +38,15 @@ export function javaCommand() {
   return java && fs.existsSync(java) ? java : 'java';
 }
 
+/** `java/LoopbackDynamoDB.java`: starts the jar's server bound to one address. */
+const LAUNCHER = fileURLToPath(new URL('./java/LoopbackDynamoDB.java', import.meta.url));
+
+/** Java 11+ runs a source file directly when its image has the compiler module (Debian's JRE has it). */
+function canRunJavaSource(java: string): boolean {
+  const out = spawnSync(java, ['--list-modules'], { encoding: 'utf8', timeout: 20_000 });
+  return out.status === 0 && /^jdk\.compiler@/m.test(out.stdout);
+}
+
 /*
  * java runs under a small sh guard: when our stdin pipe closes (we stop it, or this Node process dies
  * in any way, even SIGKILL), the guard kills java. That is what keeps `pgrep -f DynamoDBLocal` empty.
@@ -57,23 +67,27 @@ export async function startDynamo(opts: { dataDir: string; port: number; log: Lo
   const dir = dynamoJarDir();
   const dbPath = path.resolve(opts.dataDir, 'dynamodb');
   fs.mkdirSync(dbPath, { recursive: true });
+  const java = javaCommand();
+  const loopback = canRunJavaSource(java);
+  if (!loopback) opts.log('dynamodb', '!!! this Java cannot run source files (no jdk.compiler module): DynamoDB Local listens on every interface, not only on 127.0.0.1');
   const args = [
     `-Djava.library.path=${path.join(dir, 'DynamoDBLocal_lib')}`,
     '-Xmx512m',
-    '-jar',
-    path.join(dir, 'DynamoDBLocal.jar'),
+    // The jar alone listens on every interface (issue 16 §6): a small launcher binds it to loopback.
+    ...(loopback
+      ? ['-Dbalcao.bindHost=127.0.0.1', '-cp', [path.join(dir, 'DynamoDBLocal.jar'), path.join(dir, 'DynamoDBLocal_lib', '*')].join(path.delimiter), LAUNCHER]
+      : ['-jar', path.join(dir, 'DynamoDBLocal.jar')]),
     '-sharedDb',
     '-dbPath',
     dbPath,
     '-port',
     String(opts.port),
     '-disableTelemetry',
-    // The jar has no bind-address option (it listens on every interface); at least keep browsers
-    // on other origins from reading the table.
+    // Browsers on other origins may not read the table either.
     '-cors',
     opts.corsOrigin,
   ];
-  const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-guard', javaCommand(), ...args], {
+  const child: ChildProcess = spawn('sh', ['-c', GUARD, 'dynamodb-guard', java, ...args], {
     cwd: dir,
     stdio: ['pipe', 'pipe', 'pipe'],
     // Own process group: a terminal Ctrl-C reaches only Node, which then stops java last, after

@@ -52,6 +52,8 @@ export function sessionHostProcess(opts: { env: Record<string, string>; port: nu
         ...withoutLambdaConcurrency(process.env),
         ...opts.env,
         PORT: String(opts.port),
+        // Loopback only, like every local service (issue 16 §6).
+        HEALTH_HOST: '127.0.0.1',
         // A restarted process takes its own leases back at once instead of waiting for them to expire.
         SESSION_HOST_TASK_ID: process.env.SESSION_HOST_TASK_ID ?? 'local-session-host',
         SESSION_HOST_EXIT_WITH_STDIN: '1',

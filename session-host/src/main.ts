@@ -25,6 +25,7 @@ async function main() {
     taskId: process.env.SESSION_HOST_TASK_ID || undefined,
     providers: { beta: baileysProvider, sandbox: sandboxProvider },
     port: process.env.PORT ? Number(process.env.PORT) : 8080,
+    healthHost: process.env.HEALTH_HOST || undefined,
     leaseMs,
     log,
   });

@@ -7,8 +7,11 @@ export interface HealthReport {
   sessions: number;
 }
 
-/** `GET /health`: 200 with what the task runs, 503 while it stops (the load balancer drains it). */
-export async function startHealthServer(port: number, report: () => HealthReport): Promise<{ port: number; close(): Promise<void> }> {
+/**
+ * `GET /health`: 200 with what the task runs, 503 while it stops (the load balancer drains it). On
+ * every interface in a container (the load balancer's check); the one-machine stack binds loopback.
+ */
+export async function startHealthServer(port: number, report: () => HealthReport, host = '0.0.0.0'): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' || path !== '/health') {
@@ -22,7 +25,7 @@ export async function startHealthServer(port: number, report: () => HealthReport
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '0.0.0.0', () => resolve());
+    server.listen(port, host, () => resolve());
   });
   const address = server.address();
   return {

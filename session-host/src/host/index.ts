@@ -20,6 +20,8 @@ export interface SessionHostOptions {
   scanMs?: number;
   /** Health port; 0 picks a free one. */
   port?: number;
+  /** Address the health server listens on (default every interface). */
+  healthHost?: string;
   log?: Logger;
   /** Defaults to DynamoDB/SQS/S3 from the functions' environment contract. */
   backend?: HostBackend;
@@ -79,7 +81,7 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
     taskId,
     shards: keeper.ownedShards(),
     sessions: [...runners.values()].reduce((n, r) => n + r.sessions, 0),
-  }));
+  }), opts.healthHost);
   await keeper.start();
   log.info({ port: health.port, shards: keeper.ownedShards() }, 'session host started');
 
