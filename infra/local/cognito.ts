@@ -274,14 +274,83 @@ export async function startCognito(opts: { dataDir: string; port: number; log: L
     res.end(JSON.stringify({ __type: type, message }));
   };
 
+  /**
+   * What a real pool does against guessing and cognito-local does not (issue 16 §4, §5): after five
+   * wrong passwords an account is locked for 1 s, doubling with each further failure up to 15
+   * minutes (also for the right password meanwhile); after five wrong reset codes the code is dead
+   * until a new one is asked for.
+   */
+  const signInFailures = new Map<string, { count: number; lockedUntil: number }>();
+  /** Global sign-outs: refresh tokens of sign-ins before this moment (epoch s) are revoked, per e-mail. */
+  const revokedBefore = new Map<string, number>();
+  const assertNotRevoked = (refreshToken: string) => {
+    const claims = jwt.decode(refreshToken) as { email?: unknown; auth_time?: unknown; iat?: unknown } | null;
+    const before = typeof claims?.email === 'string' ? revokedBefore.get(claims.email.toLowerCase()) : undefined;
+    const signedInAt = Number(claims?.auth_time ?? claims?.iat ?? 0);
+    // Second precision: a sign-in in the same second as the sign-out is kept (it may be the new one).
+    if (before !== undefined && signedInAt < before) throw new CognitoError('NotAuthorizedException', 'Refresh Token has been revoked');
+  };
+  const codeFailures = new Map<string, number>();
+  const MAX_WRONG = 5;
+  const userOf = (b: any) => String(b.Username ?? b.AuthParameters?.USERNAME ?? '').trim().toLowerCase();
+  const isPasswordFlow = (b: any) => /^(ADMIN_)?USER_PASSWORD_AUTH$/.test(String(b.AuthFlow ?? ''));
+  async function guarded(target: string, body: any): Promise<unknown> {
+    const user = userOf(body);
+    if (/^(Admin)?InitiateAuth$/.test(target) && isPasswordFlow(body)) {
+      const f = signInFailures.get(user);
+      if (f && f.lockedUntil > Date.now()) throw new CognitoError('NotAuthorizedException', 'Password attempts exceeded');
+      try {
+        const out = await call(target, body);
+        signInFailures.delete(user);
+        return out;
+      } catch (e) {
+        const code = (e as { code?: string }).code;
+        if (code === 'InvalidPasswordException' || code === 'NotAuthorizedException' || code === 'UserNotFoundException') {
+          const count = (f?.count ?? 0) + 1;
+          const lockedUntil = count >= MAX_WRONG ? Date.now() + Math.min(2 ** (count - MAX_WRONG), 900) * 1000 : 0;
+          signInFailures.set(user, { count, lockedUntil });
+        }
+        throw e;
+      }
+    }
+    if (target === 'ForgotPassword') codeFailures.delete(user);
+    if (target === 'AdminUserGlobalSignOut') {
+      // cognito-local has no global sign-out: the user must exist, then older sign-ins are not renewed.
+      const found = await call('AdminGetUser', { UserPoolId: body.UserPoolId, Username: body.Username });
+      const email = String(found.UserAttributes?.find((a: { Name: string }) => a.Name === 'email')?.Value ?? user).toLowerCase();
+      revokedBefore.set(email, Math.floor(Date.now() / 1000));
+      return {};
+    }
+    if (target === 'ConfirmForgotPassword') {
+      if ((codeFailures.get(user) ?? 0) >= MAX_WRONG) throw new CognitoError('LimitExceededException', 'Attempt limit exceeded, please try after some time.');
+      try {
+        const out = await call(target, body);
+        codeFailures.delete(user);
+        signInFailures.delete(user);
+        return out;
+      } catch (e) {
+        if ((e as { code?: string }).code === 'CodeMismatchException') codeFailures.set(user, (codeFailures.get(user) ?? 0) + 1);
+        throw e;
+      }
+    }
+    return call(target, body);
+  }
+
   const server = http.createServer(async (req, res) => {
     const target = String(req.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
-    const intercepted = target === 'GetTokensFromRefreshToken' || target === 'InitiateAuth' || target === 'AdminInitiateAuth' || target in PASSWORD_FIELDS;
+    const intercepted =
+      target === 'GetTokensFromRefreshToken' ||
+      target === 'InitiateAuth' ||
+      target === 'AdminInitiateAuth' ||
+      target === 'ForgotPassword' ||
+      target === 'AdminUserGlobalSignOut' ||
+      target in PASSWORD_FIELDS;
     if (req.method !== 'POST' || !intercepted) return app(req, res);
     res.setHeader('access-control-allow-origin', '*');
     try {
       const body = JSON.parse((await readBody(req)).toString('utf8') || '{}');
       if (target === 'GetTokensFromRefreshToken') {
+        assertNotRevoked(String(body.RefreshToken ?? ''));
         const out = await redeeming.run(body.RefreshToken, () => call('InitiateAuth', {
           AuthFlow: 'REFRESH_TOKEN_AUTH',
           ClientId: body.ClientId,
@@ -294,7 +363,8 @@ export async function startCognito(opts: { dataDir: string; port: number; log: L
       const password = PASSWORD_FIELDS[target]?.(body);
       if (typeof password === 'string') await checkPassword(body.UserPoolId, body.ClientId, password);
       const refreshToken = /^REFRESH_TOKEN(_AUTH)?$/.test(body.AuthFlow ?? '') ? body.AuthParameters?.REFRESH_TOKEN : undefined;
-      sendResult(res, await (typeof refreshToken === 'string' ? redeeming.run(refreshToken, () => call(target, body)) : call(target, body)));
+      if (typeof refreshToken === 'string') assertNotRevoked(refreshToken);
+      sendResult(res, await (typeof refreshToken === 'string' ? redeeming.run(refreshToken, () => call(target, body)) : guarded(target, body)));
     } catch (e) {
       sendError(res, target, e);
     }

@@ -2,6 +2,7 @@ import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
   AdminSetUserPasswordCommand,
+  AdminUserGlobalSignOutCommand,
   AdminUpdateUserAttributesCommand,
   AdminGetUserCommand,
   ForgotPasswordCommand,
@@ -103,6 +104,10 @@ export const identityProvider = {
       if (!r?.AccessToken) throw new AppError(401, 'ERR_INVALID_CREDENTIALS', { message: 'Email ou senha incorreta!' });
       return { accessToken: r.AccessToken, idToken: r.IdToken, refreshToken: r.RefreshToken, expiresIn: r.ExpiresIn };
     } catch (err) {
+      // Cognito locks an account after repeated wrong passwords (the local stand-in too).
+      if (err instanceof NotAuthorizedException && /attempts exceeded/i.test(err.message)) {
+        throw new AppError(429, 'ERR_RATE_LIMITED', { message: 'Muitas tentativas. Aguarde e tente novamente.' });
+      }
       // The local stand-in answers a wrong password with InvalidPasswordException; Cognito with NotAuthorized.
       if (err instanceof NotAuthorizedException || err instanceof UserNotFoundException || err instanceof InvalidPasswordException) {
         throw new AppError(401, 'ERR_INVALID_CREDENTIALS', { message: 'Email ou senha incorreta!' });
@@ -134,6 +139,20 @@ export const identityProvider = {
         throw new AppError(400, 'ERR_VALIDATION', { message: MSG.passwordPolicy, fields: [{ field: 'newPassword', message: MSG.passwordPolicy }] });
       }
       if (err instanceof UserNotFoundException) throw new AppError(404, 'ERR_NO_USER_FOUND', { message: 'Email não encontrado' });
+      // Too many wrong codes: Cognito kills the code; a new one must be asked for.
+      if (err instanceof LimitExceededException) {
+        throw new AppError(429, 'ERR_RATE_LIMITED', { message: 'Muitas tentativas com código errado. Peça um novo código.', fields: [{ field: 'token', message: 'Peça um novo código' }] });
+      }
+      throw err;
+    }
+  },
+
+  /** Revokes every refresh token of the user (Cognito's global sign-out): no old sign-in is renewed. */
+  async globalSignOut(email: string): Promise<void> {
+    try {
+      await cognitoClient().send(new AdminUserGlobalSignOutCommand({ UserPoolId: env.userPoolId, Username: email }));
+    } catch (err) {
+      if (err instanceof UserNotFoundException) return;
       throw err;
     }
   },

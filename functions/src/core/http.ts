@@ -180,7 +180,9 @@ const errorAnswers = (): RouterMiddleware => ({
         log.error('request failed', { err, route, apiRequestId });
         count('Errors');
       }
-      request.response = json(err.status, err.toJSON());
+      // A rate limit says when to come back (services/rate-limits.ts).
+      const retryAfter = err.status === 429 ? err.details?.retryAfter : undefined;
+      request.response = json(err.status, err.toJSON(), typeof retryAfter === 'number' ? { 'retry-after': String(retryAfter) } : {});
       return;
     }
     log.error('unhandled error', { err, route, apiRequestId });

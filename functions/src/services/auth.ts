@@ -1,12 +1,13 @@
 import { AppError, companyEvent, emailField, parseOrThrow, resetPasswordSchema, loginSchema, type LoginAnswer, type User } from '@balcao/shared';
 import { z } from 'zod';
+import { LIMITS, takeRate } from './rate-limits.js';
 import { getItem, updateItem } from '../core/db.js';
 import { keys } from '../table/keys.js';
 import { identityProvider } from '../core/cognito.js';
 import { verifyToken, sessionOf, type Claims } from '../core/jwt.js';
 import { assertCompanyActive, loadCompanyAndPlan, loadUserBySub, type Identity } from '../core/identity.js';
 import { publish } from '../core/realtime.js';
-import { toApiUser } from './users.js';
+import { endSessions, toApiUser } from './users.js';
 import { listSettings } from './settings.js';
 import { toApiCompany } from './companies.js';
 import { toPlan } from './plans.js';
@@ -32,7 +33,7 @@ export async function currentUser(user: UserItem): Promise<User> {
  * Cognito and calls this with the new access token; API clients may send e-mail and password.
  * Older sessions are refused from now on and their consoles receive `company-{id}-auth`.
  */
-export async function login(body: Record<string, unknown>, bearerToken?: string): Promise<LoginAnswer> {
+export async function login(body: Record<string, unknown>, bearerToken?: string, ip = 'unknown'): Promise<LoginAnswer> {
   let claims: Claims;
   let tokens: Awaited<ReturnType<typeof identityProvider.passwordSignIn>> | undefined;
   if (bearerToken) {
@@ -43,6 +44,8 @@ export async function login(body: Record<string, unknown>, bearerToken?: string)
     }
   } else {
     const { email, password } = parseOrThrow(loginSchema, body);
+    await takeRate('login-ip', ip, LIMITS.loginPerIp);
+    await takeRate('login-email', email, LIMITS.loginPerEmail);
     tokens = await identityProvider.passwordSignIn(email, password);
     claims = await verifyToken(tokens.accessToken);
   }
@@ -76,22 +79,18 @@ export async function login(body: Record<string, unknown>, bearerToken?: string)
 
 /** Ends the session: its tokens stop working and the user shows offline. */
 export async function logout(identity: Identity): Promise<void> {
-  const now = nowIso();
-  await updateItem(keys.user(identity.companyId, identity.userId), { online: false, updatedAt: now }, { remove: ['session', 'GSI2PK', 'GSI2SK'] });
-  const user = await getItem<UserItem>(keys.user(identity.companyId, identity.userId));
-  if (user) {
-    await publish({
-      companyId: identity.companyId,
-      event: companyEvent(identity.companyId, 'user'),
-      data: { action: 'update', user: await toApiUser(user) },
-      audience: [{ kind: 'company' }],
-    });
-  }
+  await endSessions(identity.user);
 }
 
-/** Step 1 of the reset: 404 when nobody signs in with that e-mail (spec 003 §7). */
-export async function forgotPassword(emailParam: string) {
+/**
+ * Step 1 of the reset: 404 when nobody signs in with that e-mail (spec 003 §7). The answer tells
+ * whether an address has an account, so asking is limited per client address (enumerating in bulk
+ * runs into 429) and per e-mail (no flood of codes to one mailbox); decision 46.
+ */
+export async function forgotPassword(emailParam: string, ip = 'unknown') {
+  await takeRate('forgot-ip', ip, LIMITS.forgotPerIp);
   const { email } = parseOrThrow(z.object({ email: emailField() }), { email: emailParam });
+  await takeRate('forgot-email', email, LIMITS.forgotPerEmail);
   const marker = await getItem(keys.uniqueEmail(email));
   if (!marker) throw new AppError(404, 'ERR_NO_USER_FOUND', { message: 'Email não encontrado', details: { status: 404 } });
   await identityProvider.forgotPassword(email);
@@ -99,13 +98,19 @@ export async function forgotPassword(emailParam: string) {
 }
 
 /** Step 2: the code from the e-mail and the new password (policy: 8+ with upper, lower, digit). */
-export async function resetPassword(params: Record<string, string>) {
+export async function resetPassword(params: Record<string, string>, ip = 'unknown') {
+  await takeRate('reset-ip', ip, LIMITS.resetPerIp);
   const data = parseOrThrow(resetPasswordSchema, {
     email: params.email,
     token: params.token,
     newPassword: params.newPassword,
     confirmPassword: params.newPassword,
   });
+  await takeRate('reset-email', data.email, LIMITS.resetPerEmail);
   await identityProvider.confirmForgotPassword(data.email, data.token, data.newPassword);
+  // Whoever was signed in with the old password (a stolen session too) is signed out (issue 16 §5).
+  const marker = await getItem<{ companyId: number; userId: number }>(keys.uniqueEmail(data.email));
+  const user = marker && (await getItem<UserItem>(keys.user(marker.companyId, marker.userId)));
+  if (user) await endSessions(user, { revokeSignIns: true });
   return { status: 200, message: 'Senha redefinida com sucesso.' };
 }

@@ -11,6 +11,7 @@ import { connectionByToken } from './connections.js';
 import { findOrCreateContact } from './contacts.js';
 import { findOrCreateTicket } from './tickets.js';
 import { sendInTicket } from './outbound.js';
+import { checkRate, LIMITS, takeRate } from './rate-limits.js';
 import { type CompanyItem, type PlanItem } from '../table/items.js';
 
 /** Messages per minute one connection token may send through the external API. */
@@ -44,10 +45,14 @@ const mediaTypeOf = (mime: string): MediaType =>
  * the number; the number must be on WhatsApp; the message goes out in the contact's ticket
  * (created pending when there is none).
  */
-export async function sendFromExternalApi(token: string | undefined, body: Record<string, unknown>, files: UploadedFile[]) {
-  if (!token) throw new AppError(401, 'ERR_INVALID_TOKEN');
-  const connection = await connectionByToken(token);
-  if (!connection) throw new AppError(401, 'ERR_INVALID_TOKEN');
+export async function sendFromExternalApi(token: string | undefined, body: Record<string, unknown>, files: UploadedFile[], ip = 'unknown') {
+  // Guessing tokens: an address that sent too many unknown ones is refused before any lookup.
+  await checkRate('api-bad-token', ip, LIMITS.badTokenPerIp);
+  const connection = token ? await connectionByToken(token) : undefined;
+  if (!connection) {
+    await takeRate('api-bad-token', ip, LIMITS.badTokenPerIp);
+    throw new AppError(401, 'ERR_INVALID_TOKEN');
+  }
   const company = await getItem<CompanyItem>(keys.company(connection.companyId));
   if (!company || company.status === false || (company.dueDate && isPastDue(company.dueDate))) throw new AppError(403, 'ERR_COMPANY_BLOCKED');
   const plan = await getItem<PlanItem>(keys.plan(company.planId));

@@ -215,6 +215,8 @@ export async function updateUser(identity: Identity, companyId: number, id: numb
     }
   }
   if (data.password) await identityProvider.setPassword(newEmail ?? current.email, data.password);
+  // Someone else's password changed: whoever was signed in with the old one is signed out (issue 16 §5).
+  const endOthersSession = !!data.password && identity.userId !== id;
   const photoKey = await storePhoto(companyId, id, photoFile(files));
   const updated = await updateItem<UserItem>(keys.user(companyId, id), {
     name: data.name,
@@ -229,6 +231,10 @@ export async function updateUser(identity: Identity, companyId: number, id: numb
   });
   forgetTicketRef(keys.user(companyId, id));
   if (photoKey && current.photoKey) await deleteObject(current.photoKey).catch(() => undefined);
+  if (endOthersSession) {
+    await endSessions(updated, { revokeSignIns: true });
+    return { ...updated, online: false, session: undefined };
+  }
   const api = await toApiUser(updated);
   await publish({ companyId, event: companyEvent(companyId, 'user'), data: { action: 'update', user: api }, audience: [{ kind: 'company' }] });
   return updated;
@@ -256,4 +262,20 @@ export async function removeUserRecords(user: UserItem): Promise<void> {
   );
   await identityProvider.deleteUser(user.email);
   if (user.photoKey) await deleteObject(user.photoKey).catch(() => undefined);
+}
+
+/**
+ * Ends the user's session (single session, §14): its tokens stop working at once, the user shows
+ * offline and every console hears it. With `revokeSignIns`, Cognito also revokes every refresh
+ * token (a password reset or an admin's password change: nothing signed in before is renewed).
+ */
+export async function endSessions(user: UserItem, opts: { revokeSignIns?: boolean } = {}): Promise<void> {
+  const updated = await updateItem<UserItem>(keys.user(user.companyId, user.id), { online: false, updatedAt: nowIso() }, { remove: ['session', 'GSI2PK', 'GSI2SK'] });
+  if (opts.revokeSignIns) await identityProvider.globalSignOut(user.email);
+  await publish({
+    companyId: user.companyId,
+    event: companyEvent(user.companyId, 'user'),
+    data: { action: 'update', user: await toApiUser(updated) },
+    audience: [{ kind: 'company' }],
+  });
 }

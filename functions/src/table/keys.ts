@@ -52,6 +52,8 @@ export const keys = {
   seed: () => ({ PK: 'SEED', SK: 'LOCAL' }),
   /** A synchronous question's answer from the session host (decision 15). */
   rpc: (rpcId: string) => ({ PK: `RPC#${rpcId}`, SK: 'RPC' }),
+  /** A rate limit's state (services/rate-limits.ts): `scope` names the limit, `subject` the IP or account (hashed). */
+  rateLimit: (scope: string, subject: string) => ({ PK: `RATE#${scope}#${subject}`, SK: 'RATE' }),
   /** Messages one connection token sent through the external API in one minute. */
   externalApiRate: (connectionId: number, minute: number) => ({ PK: `RATE#API#${connectionId}#${minute}`, SK: 'RATE' }),
   /** A session-host shard's lease; `ns` keeps test hosts apart from the stack's own. */

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import WebSocket from 'ws';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { inject } from 'vitest';
 
 /** What the stack's globalSetup provides (infra/test/local/global-setup.ts). */
@@ -176,3 +178,22 @@ export function socketRefusal(token: string): Promise<number> {
     ws.once('error', () => resolve(0));
   });
 }
+
+/**
+ * A fetch whose requests leave from another loopback address (all of 127.0.0.0/8 is this machine):
+ * the API's per-address rate limits count them apart from the rest of the suite's requests.
+ */
+export function fetchFrom(localAddress = randomLoopback()) {
+  // undici's own connect options drop localAddress: connect the socket ourselves.
+  const dispatcher = new Agent({
+    connect: (opts, done) => {
+      const socket = net.connect({ host: opts.hostname, port: Number(opts.port), localAddress });
+      socket.once('connect', () => done(null, socket));
+      socket.once('error', (err) => done(err, null));
+    },
+  });
+  const send = (url: string, init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array } = {}) => undiciFetch(url, { ...init, dispatcher });
+  return Object.assign(send, { address: localAddress, close: () => dispatcher.close() });
+}
+const octet = () => 1 + Math.floor(Math.random() * 254);
+export const randomLoopback = () => `127.${octet()}.${octet()}.${octet()}`;

@@ -1,4 +1,5 @@
 import { AppError } from '@balcao/shared';
+import { clientIp, LIMITS, takeRate } from '../../services/rate-limits.js';
 import { createRouter, created, idParam, noContent, pageParams, type Request } from '../../core/http.js';
 import {
   companyDetails,
@@ -20,7 +21,10 @@ function ownOrSuper(req: Request): number {
 }
 
 export const handler = createRouter('companies', {
-  'POST /companies/cadastro': async (req) => created(await signup(req.body)),
+  'POST /companies/cadastro': async (req) => {
+    await takeRate('signup-ip', clientIp(req.event), LIMITS.signupPerIp);
+    return created(await signup(req.body));
+  },
   'GET /companies/listPlan/{id}': (req) => companyWithPlan(ownOrSuper(req)),
   'GET /companies/list': () => listCompanies(),
   'GET /companies': (req) => searchCompanies(req.query.searchParam, pageParams(req.query).pageNumber),
