@@ -16,6 +16,7 @@ export const MSG = {
   passwordMismatch: 'As senhas não correspondem',
   invalidValue: 'Valor inválido',
   scientificNumber: 'Número em notação científica (a planilha o arredondou): formate a coluna como texto',
+  tokenGenerated: 'O token é gerado pelo sistema: use o botão Gerar',
 } as const;
 
 export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';

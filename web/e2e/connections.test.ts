@@ -69,15 +69,22 @@ describe('connections page', () => {
     expect(await dialog.getByRole('combobox', { name: 'Provedor' }).inputValue()).toBe('beta');
     await dialog.getByRole('combobox', { name: 'Provedor' }).selectOption('sandbox');
     expect(await dialog.getByLabel('Máximo de envios do chatbot').inputValue()).toBe('3');
-    // The token helper fills a random token and warns it is shown only now.
-    await dialog.getByRole('button', { name: 'Gerar' }).click();
-    expect((await dialog.getByLabel('Token da API').inputValue()).length).toBeGreaterThanOrEqual(32);
-    await dialog.getByText('Guarde este token agora', { exact: false }).waitFor();
+    // The server makes the token when the connection is saved; nobody types one.
+    await dialog.getByRole('button', { name: 'Gerar token' }).click();
+    await dialog.getByText('Um token será gerado ao salvar e mostrado uma única vez.').waitFor();
     // Prompts and integrations come later: their fields are there, disabled.
     expect(await dialog.getByRole('combobox', { name: 'Prompt (Open.Ai)' }).isDisabled()).toBe(true);
     await screenshot(page, 'connection-dialog-token');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Conexão salva com sucesso.').waitFor();
+    // Shown once, after the save, with a copy button.
+    const reveal = page.getByTestId('token-reveal');
+    await reveal.waitFor();
+    expect(await reveal.getByLabel('Token da API').inputValue()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await reveal.getByText('Guarde este token agora: ele não será mostrado de novo.').waitFor();
+    await screenshot(page, 'connection-token-reveal');
+    await reveal.getByRole('button', { name: 'Fechar' }).click();
+    await reveal.waitFor({ state: 'detached' });
 
     const row = rowOf(page, name);
     await row.waitFor();
@@ -145,7 +152,7 @@ describe('connections page', () => {
     const edit = page.getByRole('dialog', { name: 'Editar conexão' });
     await expect.poll(() => edit.getByLabel('Nome', { exact: true }).inputValue(), { timeout: 15_000 }).toBe(name);
     expect(await edit.getByRole('combobox', { name: 'Provedor' }).inputValue()).toBe('sandbox');
-    await edit.getByText('Já existe um token; deixe em branco para mantê-lo.').waitFor();
+    await edit.getByText('Esta conexão já tem um token. Gere um novo para substituí-lo.').waitFor();
     await edit.getByLabel('Nome', { exact: true }).fill(renamed);
     await edit.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Conexão salva com sucesso.').first().waitFor();

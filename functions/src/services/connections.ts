@@ -33,10 +33,11 @@ import { nowIso } from '../core/ports.js';
 
 export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
+/** A connection's API token: 256 random bits, made here, never chosen by hand (issue 16 §4). */
+const newToken = () => randomBytes(32).toString('base64url');
+
 const nameTaken = () =>
   new AppError(409, 'ERR_VALIDATION', { message: 'Já existe uma conexão com esse nome', fields: [{ field: 'name', message: 'Já existe uma conexão com esse nome' }] });
-const tokenTaken = () =>
-  new AppError(409, 'ERR_VALIDATION', { message: 'Esse token já está em uso', fields: [{ field: 'token', message: 'Esse token já está em uso' }] });
 const greetingRequired = () =>
   new AppError(400, 'ERR_WAPP_GREETING_REQUIRED', { fields: [{ field: 'greetingMessage', message: 'ERR_WAPP_GREETING_REQUIRED' }] });
 
@@ -108,7 +109,8 @@ export async function createConnection(companyId: number, input: unknown): Promi
   const id = await nextId(0, 'whatsapp');
   const shard = shardOf(id, SHARDS);
   const now = nowIso();
-  const hash = data.token?.trim() ? tokenHash(data.token.trim()) : null;
+  const token = data.generateToken ? newToken() : undefined;
+  const hash = token ? tokenHash(token) : null;
   const item: ConnectionItem = {
     ...connectionKey(companyId, id),
     entity: 'connection',
@@ -155,13 +157,17 @@ export async function createConnection(companyId: number, input: unknown): Promi
       items.push(tx.update(connectionKey(companyId, other.id), 'SET isDefault = :f', { ':f': false }, 'attribute_exists(PK)'));
     }
   }
-  await transact(items, (i) => (i === 0 ? nameTaken() : i === 2 ? limitError('connections', limit) : i === 3 && hash ? tokenTaken() : undefined));
+  // 256 random bits never collide: a token marker that exists is a fault, not an answer to show.
+  await transact(items, (i) => (i === 0 ? nameTaken() : i === 2 ? limitError('connections', limit) : undefined));
   await publishConnection(item, 'create');
   if (makeDefault) for (const other of existing.filter((c) => c.isDefault)) await publishConnection({ ...other, isDefault: false }, 'update');
   // A new connection starts its session at once: the QR (or the sandbox phone) is waiting.
   await sendCommand({ type: 'start', companyId, connectionId: id });
-  return toApiConnection(item);
+  return withToken(await toApiConnection(item), token);
 }
+
+/** The answer that carries a new token: the only time it is ever shown. */
+const withToken = (c: Connection, token: string | undefined): Connection => (token ? { ...c, token } : c);
 
 export async function updateConnection(companyId: number, id: number, input: unknown): Promise<Connection> {
   const current = await getConnectionItem(companyId, id);
@@ -174,8 +180,9 @@ export async function updateConnection(companyId: number, id: number, input: unk
     throw new AppError(400, 'ERR_NO_OTHER_WHATSAPP', { fields: [{ field: 'isDefault', message: 'ERR_NO_OTHER_WHATSAPP' }] });
   }
   const now = nowIso();
-  const newHash = data.token?.trim() ? tokenHash(data.token.trim()) : undefined;
-  const { token: _token, queueIds: _q, ...fields } = data;
+  const token = data.generateToken ? newToken() : undefined;
+  const newHash = token ? tokenHash(token) : undefined;
+  const { token: _token, generateToken: _generate, queueIds: _q, ...fields } = data;
   // Only the edited settings are written: the session host updates status and QR of the same item
   // concurrently, and neither may overwrite the other.
   const changed: Record<string, unknown> = Object.fromEntries(
@@ -216,14 +223,13 @@ export async function updateConnection(companyId: number, id: number, input: unk
   await transact(items, (i) => {
     if (i === 0) return new AppError(404, 'ERR_NO_WAPP_FOUND');
     if (nameChanged && i === 1) return nameTaken();
-    if (tokenChanged && i === (nameChanged ? 3 : 1)) return tokenTaken();
     return undefined;
   });
   forgetTicketRef(connectionKey(companyId, id));
   const fresh = await getConnectionItem(companyId, id);
   await publishConnection(fresh, 'update');
   for (const d of demoted) await publishConnection(d, 'update');
-  return toApiConnection(fresh);
+  return withToken(await toApiConnection(fresh), token);
 }
 
 /** Deleting ends the session (logout) and, for the default, promotes the oldest other connection. */

@@ -44,15 +44,29 @@ describe('connections', () => {
     expect(short.body).toMatchObject({ field: 'name', message: 'Too Short!' });
   });
 
-  it('stores the API token hashed and never answers it', async () => {
+  it('makes the API token itself (256 random bits), answers it once, stores it hashed, and refuses one chosen by hand', async () => {
     const t = await tenant();
-    const c = await t.admin.post('/whatsapp', { name: 'Com token', provider: 'sandbox', token: 'segredo-123' });
-    expect(c.body).toMatchObject({ hasToken: true, token: '' });
-    expect(JSON.stringify(await t.admin.get(`/whatsapp/${c.body.id}`))).not.toContain('segredo-123');
+    const c = await t.admin.post('/whatsapp', { name: 'Com token', provider: 'sandbox', generateToken: true });
+    expect(c.status).toBe(201);
+    expect(c.body.hasToken).toBe(true);
+    const token = c.body.token as string;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(await t.admin.get(`/whatsapp/${c.body.id}`))).not.toContain(token);
+    expect(JSON.stringify(await t.admin.get('/whatsapp'))).not.toContain(token);
+    // A short or chosen token could be guessed (one was, in 21 tries): the field only takes "".
+    const chosen = await t.admin.put(`/whatsapp/${c.body.id}`, { token: 'a' });
+    expect(chosen.status).toBe(400);
+    expect(chosen.body).toMatchObject({ field: 'token', message: 'O token é gerado pelo sistema: use o botão Gerar' });
+    // Saving without asking keeps the token; asking again replaces it.
+    expect((await t.admin.put(`/whatsapp/${c.body.id}`, { name: 'Com token', token: '' })).body).toMatchObject({ hasToken: true, token: '' });
+    const again = await t.admin.put(`/whatsapp/${c.body.id}`, { generateToken: true });
+    expect(again.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(again.body.token).not.toBe(token);
+    // Nothing about another tenant's tokens can be learnt: there is nothing to choose, so no "already in use".
     const other = await tenant();
-    const clash = await other.admin.post('/whatsapp', { name: 'Outro', provider: 'sandbox', token: 'segredo-123' });
-    expect(clash.status).toBe(409);
-    expect(clash.body.field).toBe('token');
+    const mine = await other.admin.post('/whatsapp', { name: 'Outro', provider: 'sandbox', generateToken: true });
+    expect(mine.status).toBe(201);
+    expect(mine.body.token).not.toBe(again.body.token);
   });
 
   it('is admin-only to change, visible to agents, and isolated between tenants', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpoints, uniq } from './client.js';
+import { endpoints } from './client.js';
 import { connected, sandbox, ticketOf, until } from './pipeline-helpers.js';
 
 describe('the message pipeline through the sandbox', () => {
@@ -71,8 +71,9 @@ describe('the message pipeline through the sandbox', () => {
 
   it('sends through the external API with the connection token', async () => {
     const t = await connected();
-    const token = uniq('tok_');
-    expect((await t.admin.put(`/whatsapp/${t.connectionId}`, { token })).body.hasToken).toBe(true);
+    const generated = await t.admin.put(`/whatsapp/${t.connectionId}`, { generateToken: true });
+    expect(generated.body.hasToken).toBe(true);
+    const token = generated.body.token as string;
     const api = (auth: string, body: unknown) =>
       fetch(`${endpoints().apiUrl}/api/messages/send`, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const ok = await api(token, { number: '5511976540020', body: 'Seu pedido saiu para entrega.' });

@@ -48,7 +48,6 @@ const MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
 MESSAGE_KEYS['Campo obrigatório'] = 'validation.fieldRequired';
 // Field messages of the connections service (409 conflicts).
 MESSAGE_KEYS['Já existe uma conexão com esse nome'] = 'connections.nameTaken';
-MESSAGE_KEYS['Esse token já está em uso'] = 'connections.tokenTaken';
 MESSAGE_KEYS['Número inválido'] = 'connections.invalidNumber';
 // Schedule dialog messages (shared/src/schemas/schedules.ts).
 MESSAGE_KEYS[SCHEDULE_INVALID_DATE] = 'schedules.invalidDate';

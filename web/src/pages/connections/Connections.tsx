@@ -16,6 +16,7 @@ import { useErrorToast } from '../../ui/useLiveQuery';
 import { useRowActions } from '../../ui/useRowActions';
 import ConnectionDialog from './ConnectionDialog';
 import QrDialog from './QrDialog';
+import { TokenReveal } from './TokenReveal';
 import { connectionsKey, mergeConnection, useConnections } from './live';
 
 type SessionAction = 'tryAgain' | 'newQr' | 'reconnect' | 'disconnect';
@@ -29,6 +30,8 @@ export default function Connections() {
   const { data: connections = [], isLoading, error } = useConnections();
   const [disconnecting, setDisconnecting] = useState<Connection | null>(null);
   const [qrFor, setQrFor] = useState<number | null>(null);
+  /** A token the server just made: shown once, after the dialog that asked for it closes. */
+  const [newToken, setNewToken] = useState<{ name: string; token: string } | null>(null);
   const [busy, setBusy] = useState<Record<number, boolean>>({});
   const mayAct = can(user?.profile, 'connections-page:actionButtons');
   const mayAdd = can(user?.profile, 'connections-page:addConnection');
@@ -116,7 +119,17 @@ export default function Connections() {
       className="connections-table"
       dialogs={
         <>
-          {actions.editing && <ConnectionDialog connectionId={actions.editing.item?.id ?? null} onClose={actions.close} onSaved={merge} />}
+          {actions.editing && (
+            <ConnectionDialog
+              connectionId={actions.editing.item?.id ?? null}
+              onClose={actions.close}
+              onSaved={(c) => {
+                merge({ ...c, token: '' });
+                if (c.token) setNewToken({ name: c.name, token: c.token });
+              }}
+            />
+          )}
+          {newToken && <TokenReveal name={newToken.name} token={newToken.token} onClose={() => setNewToken(null)} />}
           {qrFor !== null && <QrDialog connectionId={qrFor} onClose={() => setQrFor(null)} />}
           <ConfirmDialog
             open={!!disconnecting}

@@ -9,7 +9,7 @@ export interface Values {
   outOfHoursMessage: string;
   ratingMessage: string;
   expiresInactiveMessage: string;
-  token: string;
+  generateToken: boolean;
   queueIds: number[];
   transferQueueId: string;
   timeToTransfer: string;
@@ -30,7 +30,7 @@ interface Parsed {
   outOfHoursMessage?: string;
   ratingMessage?: string;
   expiresInactiveMessage?: string;
-  token?: string;
+  generateToken?: boolean;
   queueIds?: number[];
   transferQueueId?: number | null;
   timeToTransfer?: number;
@@ -50,7 +50,7 @@ export const EMPTY: Values = {
   provider: 'beta',
   isDefault: false,
   ...(Object.fromEntries(MESSAGES.map((m) => [m, ''])) as Record<(typeof MESSAGES)[number], string>),
-  token: '',
+  generateToken: false,
   queueIds: [],
   transferQueueId: '',
   timeToTransfer: '',
@@ -69,7 +69,7 @@ export function toValues(c: Connection): Values {
     provider: c.provider,
     isDefault: c.isDefault,
     ...(Object.fromEntries(MESSAGES.map((m) => [m, c[m] ?? ''])) as Record<(typeof MESSAGES)[number], string>),
-    token: '',
+    generateToken: false,
     queueIds: c.queueIds ?? c.queues?.map((q) => q.id) ?? [],
     transferQueueId: num(c.transferQueueId),
     timeToTransfer: num(c.timeToTransfer),
@@ -89,8 +89,8 @@ export function toBody(raw: Values, known: { prompts: boolean; integrations: boo
     provider: v.provider ?? 'beta',
     isDefault: !!v.isDefault,
     ...Object.fromEntries(MESSAGES.map((m) => [m, v[m] ?? ''])),
-    // Empty keeps the stored token (it is write-only).
-    token: v.token?.trim() ?? '',
+    // The server makes the token and answers it once (issue 16 §4).
+    generateToken: !!v.generateToken,
     queueIds: v.queueIds ?? [],
     transferQueueId: v.transferQueueId ?? null,
     // An emptied minutes field means "off" (0); an emptied maximum falls back to the default.
@@ -104,9 +104,3 @@ export function toBody(raw: Values, known: { prompts: boolean; integrations: boo
   return body;
 }
 
-/** 32 URL-safe characters from the browser's CSPRNG. */
-export function randomToken(): string {
-  const bytes = new Uint8Array(24);
-  crypto.getRandomValues(bytes);
-  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
-}
