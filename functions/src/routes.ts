@@ -42,6 +42,7 @@ export const routes: RouteDef[] = [
   r('DELETE', '/auth/logout', 'auth'),
   r('POST', '/forgetpassword/{email}', 'auth', { auth: 'public' }),
   r('POST', '/resetpasswords/{email}/{token}/{newPassword}', 'auth', { auth: 'public' }),
+  r('POST', '/resetpasswords', 'auth', { auth: 'public' }),
 
   // plans
   r('GET', '/plans/list', 'plans', { auth: 'public' }),

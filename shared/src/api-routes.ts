@@ -5,6 +5,7 @@ import { connectionSchema, connectionUpdateSchema } from './schemas/connections.
 import { contactExportQuerySchema, contactImportSchema, contactListQuerySchema, contactSchema, contactTransferSchema, contactUpdateSchema } from './schemas/contacts.js';
 import { forwardSchema, mediaUploadSchema, messageListQuerySchema, reactionSchema, sendMessageSchema } from './schemas/messages.js';
 import {
+  resetPasswordSchema,
   companySchema,
   companyUpdateSchema,
   planSchema,
@@ -37,6 +38,8 @@ export const apiRoutes = {
   'DELETE /auth/logout': {},
   'POST /forgetpassword/{email}': {},
   'POST /resetpasswords/{email}/{token}/{newPassword}': {},
+  /** The same reset with the code and the new password in the body (the console's form, issue 16 §5). */
+  'POST /resetpasswords': { body: resetPasswordSchema },
   // plans
   'GET /plans/list': {},
   'GET /plans/all': {},
@@ -195,6 +198,7 @@ export interface ApiAnswers {
   'DELETE /auth/logout': void;
   'POST /forgetpassword/{email}': StatusMessage;
   'POST /resetpasswords/{email}/{token}/{newPassword}': StatusMessage;
+  'POST /resetpasswords': StatusMessage;
   'GET /plans/list': PublicPlan[];
   'GET /plans/all': Plan[];
   'GET /plans': ListPage<'plans', Plan>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NARROW, newContext, screenshot, signInUi } from './support/browser.js';
 import { browser, useBrowser, web } from './support/world.js';
 import { tenant, uniq } from './support/stack.js';
-import { waitForMail } from '../../infra/test/support/index.js';
+import { api, waitForMail } from '../../infra/test/support/index.js';
 
 useBrowser();
 
@@ -53,6 +53,13 @@ describe('public pages', () => {
     await page.getByText('Email enviado com sucesso!').waitFor();
     const mail = await waitForMail(t.admin.email, since);
 
+    // A wrong code is refused under its field (the API answers; five wrong codes would kill it).
+    await page.getByLabel('Código de verificação').fill(mail.code === '000000' ? '111111' : '000000');
+    await page.getByLabel('Nova senha', { exact: true }).fill('Nova1234');
+    await page.getByLabel('Confirme a senha', { exact: true }).fill('Nova1234');
+    await page.getByRole('button', { name: 'Redefinir Senha' }).click();
+    await page.getByText('Código de verificação inválido ou expirado.').waitFor();
+
     await page.getByLabel('Código de verificação').fill(mail.code);
     await page.getByLabel('Nova senha', { exact: true }).fill('Nova1234');
     await page.getByLabel('Confirme a senha', { exact: true }).fill('Outra1234');
@@ -69,6 +76,8 @@ describe('public pages', () => {
     await page.getByRole('button', { name: 'Redefinir Senha' }).click();
     await page.waitForURL(/\/login$/, { timeout: 20_000 });
     await page.getByText('Senha redefinida com sucesso.').waitFor();
+    // The session signed in with the old password is over (issue 16 §5).
+    expect((await api(t.admin.token).get('/auth/me')).status).toBe(401);
     await signInUi(page, web(), t.admin.email, 'Nova1234');
     await ctx.close();
   });

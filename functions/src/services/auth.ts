@@ -98,14 +98,9 @@ export async function forgotPassword(emailParam: string, ip = 'unknown') {
 }
 
 /** Step 2: the code from the e-mail and the new password (policy: 8+ with upper, lower, digit). */
-export async function resetPassword(params: Record<string, string>, ip = 'unknown') {
+export async function resetPassword(input: Record<string, unknown>, ip = 'unknown') {
   await takeRate('reset-ip', ip, LIMITS.resetPerIp);
-  const data = parseOrThrow(resetPasswordSchema, {
-    email: params.email,
-    token: params.token,
-    newPassword: params.newPassword,
-    confirmPassword: params.newPassword,
-  });
+  const data = parseOrThrow(resetPasswordSchema, { email: input.email, token: input.token, newPassword: input.newPassword, confirmPassword: input.confirmPassword });
   await takeRate('reset-email', data.email, LIMITS.resetPerEmail);
   await identityProvider.confirmForgotPassword(data.email, data.token, data.newPassword);
   // Whoever was signed in with the old password (a stolen session too) is signed out (issue 16 §5).

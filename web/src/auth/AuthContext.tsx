@@ -121,7 +121,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (!res.isSignedIn) throw new LoginError(i18n.t('login.invalid'));
     } catch (e) {
       if (e instanceof LoginError) throw e;
-      const name = (e as { name?: string }).name;
+      const { name, message } = e as { name?: string; message?: string };
+      // Cognito locks an account for a while after repeated wrong passwords (issue 16 §4).
+      if (name === 'NotAuthorizedException' && /attempts exceeded/i.test(message ?? '')) throw new LoginError(i18n.t('login.locked'));
       if (name === 'NotAuthorizedException' || name === 'UserNotFoundException') throw new LoginError(i18n.t('login.invalid'));
       throw e;
     }

@@ -51,6 +51,7 @@ const en: Catalogue = {
     signup: "Don't have an account? Sign up!",
     forgot: 'Forgot your password?',
     invalid: 'Wrong email or password!',
+    locked: 'Too many wrong passwords. Wait a few minutes and try again, or reset your password.',
     dueWarning: 'Your subscription expires on {{date}}. Renew it to keep your access.',
   },
   signup: {
@@ -79,6 +80,7 @@ const en: Catalogue = {
     submit: 'Reset Password',
     success: 'Password reset successfully.',
     invalidCode: 'Invalid or expired verification code.',
+    codeLocked: 'Too many wrong codes. Ask for a new code.',
     toSignup: "Don't have an account? Sign up!",
     toLogin: 'Back to sign in',
   },

@@ -51,6 +51,7 @@ const es: Catalogue = {
     signup: '¿No tiene una cuenta? ¡Regístrese!',
     forgot: '¿Olvidó su contraseña?',
     invalid: '¡Email o contraseña incorrectos!',
+    locked: 'Demasiados intentos con contraseña incorrecta. Espere unos minutos y vuelva a intentarlo, o restablezca la contraseña.',
     dueWarning: 'Su suscripción vence el {{date}}. Renuévela para no perder el acceso.',
   },
   signup: {
@@ -79,6 +80,7 @@ const es: Catalogue = {
     submit: 'Restablecer Contraseña',
     success: 'Contraseña restablecida con éxito.',
     invalidCode: 'Código de verificación inválido o vencido.',
+    codeLocked: 'Demasiados códigos incorrectos. Pida un código nuevo.',
     toSignup: '¿No tiene una cuenta? ¡Regístrese!',
     toLogin: 'Volver al inicio de sesión',
   },

@@ -49,6 +49,8 @@ MESSAGE_KEYS['Campo obrigatório'] = 'validation.fieldRequired';
 // Field messages of the connections service (409 conflicts).
 MESSAGE_KEYS['Já existe uma conexão com esse nome'] = 'connections.nameTaken';
 MESSAGE_KEYS['Número inválido'] = 'connections.invalidNumber';
+// The reset's refusal of a wrong or expired code (functions/src/core/cognito.ts).
+MESSAGE_KEYS['Código inválido ou expirado'] = 'forgot.invalidCode';
 // Schedule dialog messages (shared/src/schemas/schedules.ts).
 MESSAGE_KEYS[SCHEDULE_INVALID_DATE] = 'schedules.invalidDate';
 MESSAGE_KEYS[SCHEDULE_MEDIA_REFUSED] = 'schedules.mediaRefused';

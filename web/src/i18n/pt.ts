@@ -53,6 +53,7 @@ const pt = {
     signup: 'Não tem uma conta? Cadastre-se!',
     forgot: 'Esqueceu a senha?',
     invalid: 'Email ou senha incorreta!',
+    locked: 'Muitas tentativas com senha errada. Aguarde alguns minutos e tente de novo, ou redefina a senha.',
     dueWarning: 'Sua assinatura vence em {{date}}. Renove para não perder o acesso.',
   },
   signup: {
@@ -81,6 +82,7 @@ const pt = {
     submit: 'Redefinir Senha',
     success: 'Senha redefinida com sucesso.',
     invalidCode: 'Código de verificação inválido ou expirado.',
+    codeLocked: 'Código errado demais vezes. Peça um novo código.',
     toSignup: 'Não tem uma conta? Cadastre-se!',
     toLogin: 'Voltar para o login',
   },

@@ -14,5 +14,8 @@ export const handler = createRouter('auth', {
     return noContent();
   },
   'POST /forgetpassword/{email}': async (req) => reply(200, await forgotPassword(req.params.email, clientIp(req.event))),
-  'POST /resetpasswords/{email}/{token}/{newPassword}': async (req) => reply(200, await resetPassword(req.params, clientIp(req.event))),
+  // The spec's path form (old clients; the gateway logs only its route key) and the body form.
+  'POST /resetpasswords/{email}/{token}/{newPassword}': async (req) =>
+    reply(200, await resetPassword({ ...req.params, confirmPassword: req.params.newPassword }, clientIp(req.event))),
+  'POST /resetpasswords': async (req) => reply(200, await resetPassword(req.body, clientIp(req.event))),
 });

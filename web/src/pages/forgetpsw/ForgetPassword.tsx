@@ -3,10 +3,9 @@ import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, Text, TextField } from '@aws-amplify/ui-react';
-import { confirmResetPassword } from 'aws-amplify/auth';
 import { forgotPasswordEmailSchema, resetPasswordSchema } from '@balcao/shared';
 import { ApiError } from '../../api/http';
-import { toastError } from '../../api/errors';
+import { applyFieldErrors, toastError } from '../../api/errors';
 import { toast } from '../../ui/toast';
 import { AuthCard, AuthLinks, NewPasswordField } from '../../ui/AuthCard';
 import { fieldError, resolver } from '../../ui/form';
@@ -47,17 +46,15 @@ export default function ForgetPassword() {
 
   const reset = step2.handleSubmit(async (v) => {
     try {
-      // Amplify sends the new password in a request body, never in a URL.
-      await confirmResetPassword({ username: v.email, confirmationCode: v.token.trim(), newPassword: v.newPassword });
+      // Through the API (the new password in the body, never in a URL): it also ends every session
+      // signed in with the old password (issue 16 §5).
+      await call('POST /resetpasswords', { body: { ...v, token: v.token.trim() }, auth: false });
       toast.success(t('forgot.success'), 3000);
       navigate('/login');
     } catch (e) {
-      const name = (e as { name?: string }).name;
-      if (name === 'CodeMismatchException' || name === 'ExpiredCodeException')
-        step2.setError('token', { type: 'server', message: t('forgot.invalidCode') });
-      else if (name === 'InvalidPasswordException')
-        step2.setError('newPassword', { type: 'server', message: t('validation.passwordPolicy') });
-      else toast.error((e as Error).message || t('common.genericError'), 3000);
+      // Five wrong codes kill the code: a new one must be asked for.
+      if (e instanceof ApiError && e.status === 429) step2.setError('token', { type: 'server', message: t('forgot.codeLocked') });
+      else if (!applyFieldErrors(e, step2.setError as never, ['email', 'token', 'newPassword', 'confirmPassword'])) toastError(e);
     }
   });
 
