@@ -15,6 +15,8 @@ export interface SessionHostControl {
   start(): Promise<void>;
   /** SIGTERM (sessions closed without logout, leases released) and waits for the exit. */
   stop(): Promise<void>;
+  /** SIGKILL, as a crash: nothing settled, released or closed. Waits for the exit. */
+  kill(): Promise<void>;
   restart(): Promise<void>;
 }
 
@@ -96,11 +98,21 @@ export function sessionHostProcess(opts: { env: Record<string, string>; port: nu
     opts.log('session-host', `stopped (${proc.signalCode ?? `exit ${proc.exitCode}`})`);
   };
 
+  const crash = async () => {
+    const proc = child;
+    if (!proc) return;
+    child = undefined;
+    proc.kill('SIGKILL');
+    await exited;
+    opts.log('session-host', 'killed (SIGKILL)');
+  };
+
   return {
     url,
     pid: () => child?.pid ?? 0,
     start: () => serial(launch),
     stop: () => serial(terminate),
+    kill: () => serial(crash),
     restart: () => serial(async () => {
       await terminate();
       await launch();

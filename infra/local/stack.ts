@@ -189,6 +189,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     // Local only (tests in vitest workers cannot reach the stack object): stop and start it over HTTP.
     sandbox.route('POST', '/_local/session-host/stop', async () => (await sessionHost.stop(), { pid: sessionHost.pid() }));
     sandbox.route('POST', '/_local/session-host/start', async () => (await sessionHost.start(), { pid: sessionHost.pid() }));
+    sandbox.route('POST', '/_local/session-host/kill', async () => (await sessionHost.kill(), { pid: sessionHost.pid() }));
 
     fs.writeFileSync(path.join(dataDir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
     let stopped: Promise<void> | undefined;
