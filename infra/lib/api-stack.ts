@@ -30,6 +30,8 @@ import type { RealtimeStack } from './realtime-stack.js';
  * A router not listed here gets only the default: add a line when a domain needs more.
  */
 const OUTBOUND_QUEUES = queueDefs.filter((q) => q.worker === null).map((q) => q.name);
+/** A message sent to WhatsApp leaves its delayed timeout check on the ticket-timers queue (services/outbound.ts). */
+const SENDS_MESSAGES = ['realtime', ...OUTBOUND_QUEUES, 'ticket-timers'];
 
 export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[] }> = {
   // Sign-in goes through InitiateAuth/ForgotPassword (public client calls); /auth/me returns the user
@@ -42,10 +44,10 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   // Connection changes and session actions are commands for the session host.
   whatsapp: { sendTo: ['realtime', ...OUTBOUND_QUEUES] },
   // Sending stores media and hands the message to the session host.
-  messages: { media: 'readwrite', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
-  externalApi: { media: 'readwrite', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
+  messages: { media: 'readwrite', sendTo: SENDS_MESSAGES },
+  externalApi: { media: 'readwrite', sendTo: SENDS_MESSAGES },
   // Ticket changes send automated messages (greeting, transfer, rating) and read receipts.
-  tickets: { media: 'read', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
+  tickets: { media: 'read', sendTo: SENDS_MESSAGES },
   // Importing a phone's address book asks the session host (an rpc command).
   contacts: { sendTo: ['realtime', ...OUTBOUND_QUEUES] },
   // Quick replies keep their attachments in the media bucket.
