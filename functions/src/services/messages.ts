@@ -5,7 +5,7 @@ import { readUrl } from '../core/storage.js';
 import { publish } from '../core/realtime.js';
 import { toApiContact } from './contact-api.js';
 import { findMessage } from './message-lookup.js';
-import { toApiTickets } from './ticket-view.js';
+import { ticketEvent, ticketFacts, toApiTickets } from './ticket-view.js';
 import { indexMessageText } from './search-index.js';
 import { type ContactItem, type MessageItem, ticketGuard, type TicketItem } from '../table/items.js';
 import { nowIso } from '../core/ports.js';
@@ -145,20 +145,13 @@ async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ mess
 class Duplicate extends Error {}
 class Contention extends Error {}
 
-const facts = (t: TicketItem) => ({ userId: t.userId, queueId: t.queueId, status: t.status, isGroup: t.isGroup });
-
-/** Ticket events carry the ticket as the API answers it (`ApiTicket`), like every other ticket event. */
-function ticketUpdate(ticket: TicketItem, api: ApiTicket): RealtimeMessage {
-  return { companyId: ticket.companyId, event: companyEvent(ticket.companyId, 'ticket'), data: { action: 'update', ticket: api }, audience: [{ kind: 'company' }], ticket: facts(ticket) };
-}
-
 async function messageEvent(message: MessageItem, ticket: TicketItem, api: ApiTicket, contact: ContactItem | undefined, action: 'create' | 'update'): Promise<RealtimeMessage> {
   return {
     companyId: ticket.companyId,
     event: companyEvent(ticket.companyId, 'appMessage'),
     data: { action, message: await toApiMessage(message), ticket: api, contact: contact ? toApiContact(contact) : undefined },
     audience: [{ kind: 'company' }],
-    ticket: facts(ticket),
+    ticket: ticketFacts(ticket),
   };
 }
 
@@ -170,7 +163,7 @@ export async function publishMessage(message: MessageItem, ticket: TicketItem, c
 /** A new message in a ticket: the message's `create` and the ticket's `update`, in one hand-over. */
 export async function publishNewMessage(message: MessageItem, ticket: TicketItem, contact: ContactItem | undefined) {
   const [api] = await toApiTickets(ticket.companyId, [ticket]);
-  await publish([await messageEvent(message, ticket, api, contact, 'create'), ticketUpdate(ticket, api)]);
+  await publish([await messageEvent(message, ticket, api, contact, 'create'), ticketEvent(ticket, api)]);
 }
 
 /** Acks only rise (a late "delivered" never lowers "read": §7). */

@@ -21,7 +21,7 @@ import { visibleTicket } from './conversation.js';
 import { publishContact } from './contact-api.js';
 import { refsOf, tagRef, tagRefs } from './tag-refs.js';
 import { getTicketItem } from './tickets.js';
-import { toApiTickets } from './ticket-view.js';
+import { ticketEvent, toApiTickets } from './ticket-view.js';
 import { refreshContactViews } from './contact-view.js';
 import { type ContactItem, type TagItem, ticketGuard, type TicketItem } from '../table/items.js';
 
@@ -257,13 +257,7 @@ export async function publishTagCounts(companyId: number, tagIds: number[]) {
 /** A ticket whose tags changed: the same `ticket update` the lists already apply, with its tags. */
 export async function publishTicketTags(ticket: TicketItem) {
   const [api] = await toApiTickets(ticket.companyId, [ticket]);
-  await publish({
-    companyId: ticket.companyId,
-    event: companyEvent(ticket.companyId, 'ticket'),
-    data: { action: 'update', ticket: api },
-    audience: [{ kind: 'company' }],
-    ticket: { userId: ticket.userId, queueId: ticket.queueId, status: ticket.status, isGroup: ticket.isGroup },
-  });
+  await publish(ticketEvent(ticket, api));
 }
 
 // ---------------------------------------------------------------- routes' services

@@ -5,7 +5,6 @@ import {
   RATING_REQUEST,
   SELECT_QUEUE,
   TRANSFER_NOTICE,
-  companyEvent,
   createTicketSchema,
   fillVariables,
   parseOrThrow,
@@ -34,7 +33,7 @@ import { visibleTicket } from './conversation.js';
 import { getTicketItem, newTicketItem } from './tickets.js';
 import { contactTicketWrites } from './search-index.js';
 import { settleContactView } from './contact-view.js';
-import { loadRefs, toApiTicket } from './ticket-view.js';
+import { loadRefs, ticketEvent, toApiTicket } from './ticket-view.js';
 import { log } from '../core/observability.js';
 import { type ConnectionItem, type ContactItem, type CurrentTicketMarker, type MessageItem, type QueueItem, ticketGuard, type TicketItem, type UserItem } from '../table/items.js';
 import { nowIso, nowMs } from '../core/ports.js';
@@ -56,17 +55,10 @@ export function laterThan(prev: string): string {
 export async function publishTicketChange(ticket: TicketItem, action: 'update' | 'delete' = 'update', before?: TicketItem) {
   const refs = await loadRefs(ticket.companyId, [ticket]);
   const view = toApiTicket(ticket, refs);
-  const message = (t: TicketItem) => ({
-    companyId: ticket.companyId,
-    event: companyEvent(ticket.companyId, 'ticket'),
-    data: action === 'delete' ? { action, ticketId: ticket.id, ticket: view } : { action, ticket: view },
-    audience: [{ kind: 'company' as const }],
-    ticket: { userId: t.userId, queueId: t.queueId, status: t.status, isGroup: t.isGroup },
-  });
   const moved = before && (before.userId !== ticket.userId || before.queueId !== ticket.queueId || before.status !== ticket.status);
   // Those who saw the ticket before the change get the new state too, so their consoles drop a
   // ticket they may no longer see (the client applies canSeeTicket to it); order does not matter.
-  await publish(moved ? [message(ticket), message(before)] : message(ticket));
+  await publish(moved ? [ticketEvent(ticket, view, action), ticketEvent(ticket, view, action, before)] : ticketEvent(ticket, view, action));
 }
 
 /** Who holds the chat's non-closed ticket: the answer of ERR_OTHER_OPEN_TICKET. */

@@ -1,4 +1,4 @@
-import type { ApiTicket, TicketFields } from '@balcao/shared';
+import { companyEvent, type ApiTicket, type RealtimeMessage, type TicketFields } from '@balcao/shared';
 import { batchGet, type Key } from '../core/db.js';
 import { connectionKey, contactKey, keys } from '../table/keys.js';
 import { refsOf, tagRefs, type TagRef } from './tag-refs.js';
@@ -91,3 +91,22 @@ export async function toApiTickets(companyId: number, tickets: TicketItem[]) {
   const refs = await loadRefs(companyId, tickets);
   return tickets.map((t) => toApiTicket(t, refs));
 }
+
+/** What the fan-out needs to decide who may see a ticket's event (visibility rules). */
+export const ticketFacts = (t: TicketItem) => ({ userId: t.userId, queueId: t.queueId, status: t.status, isGroup: t.isGroup });
+
+/**
+ * The `company-{id}-ticket` event of a change: the ticket as the API answers it, delivered by the
+ * visibility of `seenAs` (by default the ticket itself; the ticket before a move, so those who saw it
+ * then drop it).
+ */
+export function ticketEvent(ticket: TicketItem, api: ApiTicket, action: 'update' | 'delete' = 'update', seenAs: TicketItem = ticket): RealtimeMessage {
+  return {
+    companyId: ticket.companyId,
+    event: companyEvent(ticket.companyId, 'ticket'),
+    data: action === 'delete' ? { action, ticketId: ticket.id, ticket: api } : { action, ticket: api },
+    audience: [{ kind: 'company' }],
+    ticket: ticketFacts(seenAs),
+  };
+}
+
