@@ -56,6 +56,8 @@ export class QueueJournal {
   /** Messages still queued: id → the journal line that put them, in put order. */
   private readonly live = new Map<string, { queue: string; line: string }>();
   private appended = 0;
+  /** While the journal's own messages are put back: they are in it already. */
+  private replaying = false;
 
   constructor(
     dir: string,
@@ -135,7 +137,12 @@ export class QueueJournal {
         continue;
       }
       if (msg.sequenceNumber) q.sequenceCounter = Math.max(q.sequenceCounter, Number(msg.sequenceNumber));
-      q.enqueue({ ...msg, approximateReceiveCount: 0 });
+      this.replaying = true;
+      try {
+        q.enqueue({ ...msg, approximateReceiveCount: 0 });
+      } finally {
+        this.replaying = false;
+      }
       this.live.set(id, { queue: name, line: JSON.stringify({ put: name, msg }) });
       restored++;
     }
@@ -152,6 +159,7 @@ export class QueueJournal {
   }
 
   private append(entry: Entry) {
+    if (this.replaying) return;
     const line = JSON.stringify(entry);
     if ('put' in entry) {
       this.live.delete(entry.msg.messageId);

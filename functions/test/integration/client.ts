@@ -23,7 +23,11 @@ export interface Res<T = any> {
   headers: Headers;
 }
 
-export async function call<T = any>(method: string, path: string, opts: { token?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {}): Promise<Res<T>> {
+export async function call<T = any>(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: unknown; form?: FormData; headers?: Record<string, string>; from?: ReturnType<typeof fetchFrom> } = {},
+): Promise<Res<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: FormData | string | undefined;
@@ -32,7 +36,9 @@ export async function call<T = any>(method: string, path: string, opts: { token?
     headers['content-type'] = 'application/json';
     body = JSON.stringify(opts.body);
   }
-  const res = await fetch(`${endpoints().apiUrl}${path}`, { method, headers, body });
+  const url = `${endpoints().apiUrl}${path}`;
+  // `from`: sent from another loopback address (JSON bodies only).
+  const res = opts.from ? await opts.from(url, { method, headers, body: body as string | undefined }) : await fetch(url, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   try {
