@@ -30,6 +30,36 @@ export const sendTimeoutJobSchema = z.object({
 });
 export type SendTimeoutJob = z.infer<typeof sendTimeoutJobSchema>;
 
+/**
+ * How soon a send checks it was handed to the session host. The check is left before the message
+ * is stored, so a process killed between storing and handing over (the one-machine stack's power
+ * button, a Lambda timeout) cannot leave a message no one sends.
+ */
+export const SEND_RECOVERY_SECONDS = 10;
+
+export const sendRecoveryJobSchema = z.object({
+  v: z.literal(1),
+  kind: z.literal('sendRecovery'),
+  companyId: z.number().int().positive(),
+  connectionId: z.number().int().positive(),
+  waMessageId: z.string().min(1),
+  /** The command id of the hand-over it guards: the command queue drops a second copy (5 minutes). */
+  commandId: z.string().min(1),
+});
+export type SendRecoveryJob = z.infer<typeof sendRecoveryJobSchema>;
+
+/** One command id per attempt (a send, each retry), so a repeated hand-over is dropped by the FIFO queue. */
+const sendCommandId = (waMessageId: string, attemptAt: string) => `send:${waMessageId}:${attemptAt}`;
+
+/** Leaves the recovery check of an attempt; a queue that refuses it is left to dispatch, which then shows the failure. */
+async function leaveRecovery(job: Omit<SendRecoveryJob, 'v' | 'kind'>) {
+  try {
+    await ports().jobs.enqueue('ticket-timers', [{ v: 1, kind: 'sendRecovery', ...job } satisfies SendRecoveryJob], SEND_RECOVERY_SECONDS);
+  } catch (err) {
+    log.warn('send recovery check not enqueued', { err, companyId: job.companyId });
+  }
+}
+
 export interface OutgoingMessage {
   body: string;
   userId?: number | null;
@@ -53,6 +83,9 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
   const connection = await getItem<ConnectionItem>(connectionKey(ticket.companyId, ticket.whatsappId));
   if (!connection) throw new AppError(400, 'ERR_NO_WAPP_FOUND');
   const waMessageId = newWaMessageId();
+  const createdAt = nowIso();
+  const commandId = sendCommandId(waMessageId, createdAt);
+  await leaveRecovery({ companyId: ticket.companyId, connectionId: ticket.whatsappId, waMessageId, commandId });
   const stored = await storeMessage(ticket, {
     id: waMessageId,
     body: out.vcard ?? out.body,
@@ -62,12 +95,12 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
     media: out.media ?? null,
     quotedWaId: out.quotedWaId,
     userId: out.userId ?? null,
-    createdAt: nowIso(),
+    createdAt,
     unread: false,
   });
   if (!stored) throw new AppError(500, 'ERR_CREATING_MESSAGE');
   await publishNewMessage(stored.message, stored.ticket, contact);
-  const dispatched = await dispatch(stored.message, stored.ticket, contact);
+  const dispatched = await dispatch(stored.message, stored.ticket, contact, commandId);
   count('MessagesOut');
   return dispatched;
 }
@@ -76,12 +109,12 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
  * Hands a stored message to the session host, with its timeout check. If the queues cannot take
  * it, the message is shown failed at once (the retry button), never as a silent clock icon.
  */
-async function dispatch(message: MessageItem, ticket: TicketItem, contact: ContactItem): Promise<MessageItem> {
+async function dispatch(message: MessageItem, ticket: TicketItem, contact: ContactItem, commandId: string): Promise<MessageItem> {
   const check: SendTimeoutJob = { v: 1, kind: 'sendTimeout', companyId: message.companyId, connectionId: message.whatsappId, waMessageId: message.id, since: message.updatedAt };
   try {
     // The check first: a command without its check could leave a clock icon if the next call failed.
     if (await ports().jobs.enqueue('ticket-timers', [check], SEND_TIMEOUT_SECONDS)) throw new Error('the send timeout check was not enqueued');
-    await sendCommand(commandFor(message, contact));
+    await sendCommand({ ...commandFor(message, contact), commandId });
     return message;
   } catch (err) {
     log.error('send not handed to the session host; shown failed', { err, companyId: message.companyId, ticketId: message.ticketId });
@@ -125,9 +158,26 @@ export async function retrySend(message: MessageItem): Promise<MessageItem> {
   const ticket = await getTicketItem(message.companyId, message.ticketId);
   const contact = await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId));
   if (!contact) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
+  const commandId = sendCommandId(message.id, nowIso());
+  await leaveRecovery({ companyId: message.companyId, connectionId: message.whatsappId, waMessageId: message.id, commandId });
   const updated = await patchMessage(message, { error: null, ack: ACK.ERROR });
   await publishMessage(updated, ticket, contact, 'update');
-  return dispatch(updated, ticket, contact);
+  return dispatch(updated, ticket, contact, commandId);
+}
+
+/**
+ * The recovery check of an attempt: a message still unconfirmed and not failed is handed over
+ * again under the attempt's command id. If the first hand-over happened, the command queue drops
+ * this copy; if the process died before it, this is the send.
+ */
+export async function runSendRecovery(job: SendRecoveryJob): Promise<'settled' | 'redispatched'> {
+  const m = await findMessage(job.companyId, job.waMessageId, job.connectionId);
+  if (!m || !m.fromMe || m.ack > ACK.ERROR || m.error) return 'settled';
+  const ticket = await getTicketItem(m.companyId, m.ticketId).catch(() => undefined);
+  const contact = ticket && (await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)));
+  if (!ticket || !contact) return 'settled';
+  await dispatch(m, ticket, contact, job.commandId);
+  return 'redispatched';
 }
 
 /**

@@ -2,14 +2,14 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { z } from 'zod';
 import { count, log } from '../core/observability.js';
 import { runTimerJob, timerJobSchema } from '../services/ticket-timers.js';
-import { runSendTimeout, sendTimeoutJobSchema } from '../services/outbound.js';
+import { runSendRecovery, runSendTimeout, sendRecoveryJobSchema, sendTimeoutJobSchema } from '../services/outbound.js';
 import { lambdaHandler } from '../core/lambda.js';
 
-const jobSchema = z.union([timerJobSchema, sendTimeoutJobSchema]);
+const jobSchema = z.union([timerJobSchema, sendTimeoutJobSchema, sendRecoveryJobSchema]);
 
 /**
  * Consumer of the ticket-timers queue: the auto-transfer and inactivity-close jobs the sweeper
- * enqueues, and the timeout check of each sent message. Each job re-checks its rule against the current ticket, so redelivery is harmless;
+ * enqueues, and the recovery and timeout checks of each sent message. Each job re-checks its rule against the current ticket, so redelivery is harmless;
  * a failed job comes back (partial batch failure) and goes to the DLQ after maxReceiveCount.
  */
 export const handler = lambdaHandler(async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
@@ -24,6 +24,11 @@ export const handler = lambdaHandler(async function handler(event: SQSEvent): Pr
         return record.messageId;
       }
       try {
+        if (job.kind === 'sendRecovery') {
+          const outcome = await runSendRecovery(job);
+          if (outcome === 'redispatched') log.info('send handed over again by its recovery check', { companyId: job.companyId, waMessageId: job.waMessageId });
+          return undefined;
+        }
         if (job.kind === 'sendTimeout') {
           const outcome = await runSendTimeout(job);
           if (outcome === 'failed') log.warn('send not confirmed in time; shown failed', { companyId: job.companyId, connectionId: job.connectionId, waMessageId: job.waMessageId });

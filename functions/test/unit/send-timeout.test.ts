@@ -9,7 +9,8 @@ import { memoryWorld } from '../fakes/world.js';
  * that changed meanwhile. A send the queues cannot take is shown failed at once.
  */
 const { receiveInbound } = await import('../../src/services/inbound.js');
-const { sendInTicket, retrySend, runSendTimeout, sendTimeoutJobSchema, SEND_TIMEOUT_SECONDS } = await import('../../src/services/outbound.js');
+const { sendInTicket, retrySend, runSendTimeout, runSendRecovery, sendTimeoutJobSchema, sendRecoveryJobSchema, SEND_TIMEOUT_SECONDS, SEND_RECOVERY_SECONDS } =
+  await import('../../src/services/outbound.js');
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
 let seq = 0;
@@ -22,7 +23,9 @@ async function ticketOf(w: World) {
   return w.ports.table.all().find((i) => i.entity === 'ticket') as never;
 }
 const messageOf = (w: World, id: string) => w.ports.table.all().find((i) => i.entity === 'message' && i.id === id) as Record<string, unknown>;
-const checks = (w: World) => w.ports.enqueued.filter((j) => j.queue === 'ticket-timers').map((j) => ({ ...j, job: sendTimeoutJobSchema.parse(j.body) }));
+const timers = (w: World, kind: string) => w.ports.enqueued.filter((j) => j.queue === 'ticket-timers' && (j.body as { kind: string }).kind === kind);
+const checks = (w: World) => timers(w, 'sendTimeout').map((j) => ({ ...j, job: sendTimeoutJobSchema.parse(j.body) }));
+const recoveries = (w: World) => timers(w, 'sendRecovery').map((j) => ({ ...j, job: sendRecoveryJobSchema.parse(j.body) }));
 
 describe('the send timeout (in-memory ports)', () => {
   it('a send leaves a delayed check; an unconfirmed message becomes a failure the agent can retry, shown live', async () => {
@@ -67,5 +70,48 @@ describe('the send timeout (in-memory ports)', () => {
     expect(sent).toMatchObject({ error: 'ERR_SENDING_WAPP_MSG' });
     expect(messageOf(w, sent.id)).toMatchObject({ error: 'ERR_SENDING_WAPP_MSG' });
     expect(w.ports.events(`company-${w.companyId}-appMessage`).at(-1)).toMatchObject({ action: 'update', message: { id: sent.id, error: 'ERR_SENDING_WAPP_MSG' } });
+  });
+
+  it('a process killed between storing a send and handing it over: the recovery check left first hands it over, under the same command id', async () => {
+    const w = await memoryWorld();
+    const ticket = await ticketOf(w);
+    // The process dies right after the message is stored: its hand-over never completes.
+    const enqueue = w.ports.jobs.enqueue;
+    w.ports.jobs.enqueue = (queue, bodies, delay) => ((bodies[0] as { kind?: string }).kind === 'sendTimeout' ? new Promise(() => {}) : enqueue(queue, bodies, delay));
+    void w.ports.run(() => sendInTicket(ticket, { body: 'Guardada antes da queda' }));
+    for (let i = 0; i < 50 && !w.ports.table.all().some((i) => i.entity === 'message' && i.fromMe); i++) await new Promise((r) => setTimeout(r, 10));
+    w.ports.jobs.enqueue = enqueue;
+    const stored = w.ports.table.all().find((i) => i.entity === 'message' && i.fromMe) as { id: string };
+    expect(w.ports.sentCommands).toHaveLength(0);
+    const [recovery] = recoveries(w);
+    expect(recovery).toMatchObject({ delaySeconds: SEND_RECOVERY_SECONDS, job: { waMessageId: stored.id } });
+
+    expect(await w.ports.run(() => runSendRecovery(recovery!.job))).toBe('redispatched');
+    expect(w.ports.sentCommands).toEqual([expect.objectContaining({ type: 'send', waMessageId: stored.id, commandId: recovery!.job.commandId, body: 'Guardada antes da queda' })]);
+    expect(checks(w)).toHaveLength(1); // and its timeout check
+  });
+
+  it('after a normal send the recovery check repeats the same command id (dropped by the FIFO queue) and does nothing once confirmed or failed', async () => {
+    const w = await memoryWorld();
+    const ticket = await ticketOf(w);
+    const sent = await w.ports.run(() => sendInTicket(ticket, { body: 'Normal' }));
+    const [recovery] = recoveries(w);
+    const [command] = w.ports.sentCommands;
+    expect(command!.commandId).toBe(recovery!.job.commandId);
+    // Still unconfirmed (a reconnecting session): handed over again with the very same id.
+    expect(await w.ports.run(() => runSendRecovery(recovery!.job))).toBe('redispatched');
+    expect(new Set(w.ports.sentCommands.map((c) => c.commandId))).toEqual(new Set([command!.commandId]));
+    await w.ports.run(() => receiveInbound(event(w, { type: 'ack', chat: customer, waMessageIds: [sent.id], ack: 2 })));
+    expect(await w.ports.run(() => runSendRecovery(recovery!.job))).toBe('settled');
+
+    // A retry is a new attempt: its own recovery check and command id.
+    const failed = await w.ports.run(() => sendInTicket(ticket, { body: 'Vai falhar' }));
+    w.ports.time += SEND_TIMEOUT_SECONDS * 1000;
+    expect(await w.ports.run(() => runSendTimeout(checks(w).at(-1)!.job))).toBe('failed');
+    expect(await w.ports.run(() => runSendRecovery(recoveries(w).at(-1)!.job))).toBe('settled');
+    await w.ports.run(() => retrySend(messageOf(w, failed.id) as never));
+    const retry = recoveries(w).at(-1)!;
+    expect(retry.job.commandId).not.toBe(recoveries(w).at(-2)!.job.commandId);
+    expect(w.ports.sentCommands.at(-1)!.commandId).toBe(retry.job.commandId);
   });
 });
