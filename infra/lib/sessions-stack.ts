@@ -164,7 +164,7 @@ export class SessionsStack extends Stack {
     );
     const media = bucketObjectsArn(config.prefix, 'media');
     task.taskRole.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [media] }),
+      new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'], resources: [media] }),
     );
     ackWildcardResource(task, media, 'Inbound WhatsApp media is stored under keys generated per company and message; access is to objects of this one bucket.');
     task.taskRole.addToPrincipalPolicy(

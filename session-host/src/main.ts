@@ -5,7 +5,10 @@
  * (default 8080) and SANDBOX_URL for the sandbox provider. Optional: SESSION_HOST_TASK_ID (default
  * hostname + random; the local stack keeps one so a restart takes its leases back at once),
  * SESSION_HOST_LEASE_MS (default 30 000) and SESSION_HOST_EXIT_WITH_STDIN=1 (stop when the parent
- * process closes our stdin).
+ * process closes our stdin). Inbound WhatsApp media (providers/baileys/media.ts): MEDIA_MAX_BYTES
+ * (default 100 MiB, the console's document limit), MEDIA_TIMEOUT_MS (floor of a file's time limit,
+ * default 60 000), MEDIA_MIN_BYTES_PER_SECOND (default 256 KiB/s: larger files get longer) and
+ * MEDIA_CONCURRENCY (files transferred at once per process, default 8).
  */
 import { SHARDS } from '@balcao/functions/manifest';
 import { log } from './log.js';

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { InboundEvent, OutboundCommand, Peer, StoredMedia } from '@balcao/shared';
 
 /**
@@ -32,6 +33,28 @@ export interface AuthStore {
   clear(): Promise<void>;
 }
 
+/** The WhatsApp key of a message, as the provider saw it (published with the message, stored with it). */
+export interface WaKey {
+  remoteJid: string;
+  /** The author in a group. */
+  participant?: string;
+  fromMe: boolean;
+}
+
+export interface StoredMessageRef {
+  body: string;
+  fromMe: boolean;
+  /** Missing for messages stored before keys were kept: rebuilt from the chat and the author then. */
+  key?: WaKey;
+  /** The group author's number/LID (older messages without a key). */
+  participant?: { number?: string; lid?: string };
+}
+
+export interface ProtoStore {
+  put(waMessageId: string, data: Uint8Array): Promise<void>;
+  get(waMessageId: string): Promise<Uint8Array | undefined>;
+}
+
 export interface SessionContext {
   companyId: number;
   connectionId: number;
@@ -41,10 +64,21 @@ export interface SessionContext {
   emit(event: ProviderEvent): Promise<void>;
   /** Copies media to S3 before the event that names it is emitted (§2 step "media first"). */
   storeMedia(data: Buffer, mimetype: string, fileName?: string): Promise<StoredMedia>;
+  /**
+   * The same, as the bytes arrive: uploaded part by part (multipart past the first part), so a large
+   * file is never whole in memory. Rejects, leaving nothing stored, when `data` fails or `signal`
+   * aborts; the caller bounds the size and the time.
+   */
+  storeMediaStream(data: Readable, mimetype: string, fileName?: string, opts?: { signal?: AbortSignal }): Promise<StoredMedia>;
   readMedia(key: string): Promise<Buffer>;
   auth: AuthStore;
-  /** Message lookup for retries/decryption (Baileys `getMessage`): the body we stored, if any. */
-  getMessage(waMessageId: string): Promise<{ body: string } | undefined>;
+  /** A stored message by WhatsApp id (quotes, reactions, read receipts): its body and WhatsApp key. */
+  getMessage(waMessageId: string): Promise<StoredMessageRef | undefined>;
+  /**
+   * Message protos kept about a week by WhatsApp id: what we sent (WhatsApp's retry requests
+   * re-encrypt it) and polls (their votes are encrypted with the poll's secret).
+   */
+  protos: ProtoStore;
   log: Logger;
 }
 

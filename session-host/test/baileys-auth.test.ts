@@ -1,7 +1,24 @@
-import { describe, expect, it } from 'vitest';
-import { initAuthCreds, makeCacheableSignalKeyStore, proto, type SignalDataSet, type SignalDataTypeMap } from '@whiskeysockets/baileys';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  initAuthCreds,
+  makeCacheableSignalKeyStore,
+  proto,
+  type AuthenticationCreds,
+  type SignalDataSet,
+  type SignalDataTypeMap,
+} from '@whiskeysockets/baileys';
 import type { AuthStore } from '../src/provider.js';
-import { CREDS_KEY, SIGNAL_KEY_TYPES, loadCreds, saveCreds, signalKey, tableSignalKeyStore } from '../src/providers/baileys/auth.js';
+import {
+  CREDS_FLUSH_MS,
+  CREDS_KEY,
+  CredsWriter,
+  SIGNAL_KEY_TYPES,
+  loadCreds,
+  saveCreds,
+  signalKey,
+  tableSignalKeyStore,
+} from '../src/providers/baileys/auth.js';
+import { setup } from './baileys-helpers.js';
 
 /** The table as the provider sees it: strings only, like DynamoDB items. */
 function memoryStore() {
@@ -122,5 +139,123 @@ describe('baileys auth store', () => {
     const creds = await loadCreds(store);
     expect(creds.registered).toBe(false);
     expect(creds.noiseKey.public).toBeInstanceOf(Uint8Array);
+  });
+});
+
+describe('credentials writer (creds.update)', () => {
+  afterEach(() => vi.useRealTimers());
+  const log = () => ({ debug: vi.fn(), info: vi.fn(), warn: vi.fn(), error: vi.fn() });
+  const withCounter = (creds: AuthenticationCreds, n: number) => ({ ...creds, accountSyncCounter: n });
+
+  it('retries a failing write with backoff until the credentials are saved', async () => {
+    vi.useFakeTimers();
+    const { data, store } = memoryStore();
+    let failures = 3;
+    const attempts: number[] = [];
+    const flaky: AuthStore = {
+      ...store,
+      set: async (e) => {
+        attempts.push(Date.now());
+        if (failures-- > 0) throw new Error('ProvisionedThroughputExceeded');
+        await store.set(e);
+      },
+    };
+    const l = log();
+    const writer = new CredsWriter(flaky, l, () => 0.5);
+    const creds = initAuthCreds();
+    writer.save(creds);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(attempts).toHaveLength(4);
+    // 500 ms, 1 s, 2 s steps with equal jitter at 0.5: 375, 750, 1500 ms apart.
+    expect(attempts.slice(1).map((t, i) => t - attempts[i]!)).toEqual([375, 750, 1500]);
+    expect(l.warn).toHaveBeenCalledTimes(3);
+    expect(await loadCreds(store)).toEqual(creds);
+    expect(data.size).toBe(1);
+  });
+
+  it('coalesces updates: one write at a time, the latest snapshot lands last, never an older one after it', async () => {
+    const { store } = memoryStore();
+    const landed: number[] = [];
+    let release!: () => void;
+    const slow: AuthStore = {
+      ...store,
+      set: async (e) => {
+        await new Promise<void>((r) => (release = r));
+        landed.push(JSON.parse(e[CREDS_KEY]!).accountSyncCounter);
+        await store.set(e);
+      },
+    };
+    const writer = new CredsWriter(slow, log());
+    const creds = initAuthCreds();
+    writer.save(withCounter(creds, 1));
+    await Promise.resolve();
+    for (let n = 2; n <= 5; n++) writer.save(withCounter(creds, n));
+    release();
+    await new Promise((r) => setTimeout(r, 0));
+    release();
+    await writer.flush();
+    expect(landed).toEqual([1, 5]);
+    expect((await loadCreds(store)).accountSyncCounter).toBe(5);
+  });
+
+  it('stop: flush tries at once and for a bounded time, then gives up; discard drops what is unsaved', async () => {
+    vi.useFakeTimers();
+    const { store } = memoryStore();
+    let calls = 0;
+    const down: AuthStore = {
+      ...store,
+      set: async () => {
+        calls++;
+        throw new Error('table down');
+      },
+    };
+    const l = log();
+    const writer = new CredsWriter(down, l, () => 1);
+    writer.save(initAuthCreds());
+    await vi.advanceTimersByTimeAsync(40_000); // retrying: 0.5, 1, 2, 4, 8, 16 s…
+    const before = calls;
+    let done = false;
+    const flushed = writer.flush(CREDS_FLUSH_MS).then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toBe(before + 1); // the backoff is cut short
+    await vi.advanceTimersByTimeAsync(CREDS_FLUSH_MS - 1);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await flushed;
+    expect(l.error).toHaveBeenCalledTimes(1);
+    // Nothing is retried after the session stopped.
+    const after = calls;
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(calls).toBe(after);
+
+    writer.save(initAuthCreds());
+    await vi.advanceTimersByTimeAsync(0);
+    await writer.discard();
+    const dropped = calls;
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(calls).toBe(dropped);
+  });
+
+  it('the session saves creds.update through a failing table and stop() waits for them', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const { data, store } = memoryStore();
+    let failures = 2;
+    const auth: AuthStore = {
+      ...store,
+      set: async (e) => {
+        if (CREDS_KEY in e && failures-- > 0) throw new Error('table down');
+        await store.set(e);
+      },
+    };
+    const t = setup({}, { auth });
+    await t.session.start();
+    t.last().emit('creds.update', { registered: true, me: { id: '5511999990000:12@s.whatsapp.net', name: 'Loja' } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(data.has(CREDS_KEY)).toBe(false);
+    // stop() tries at once, waits out the backoff of the next failure, and resolves once saved.
+    const savedWhenStopped = t.session.stop().then(() => data.has(CREDS_KEY));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await savedWhenStopped).toBe(true);
+    expect(JSON.parse(data.get(CREDS_KEY)!)).toMatchObject({ registered: true, me: { id: '5511999990000:12@s.whatsapp.net' } });
   });
 });

@@ -16,9 +16,13 @@ describe('baileys provider: socket options', () => {
     expect(config.syncFullHistory).toBe(false);
     const T = proto.HistorySync.HistorySyncType;
     const sync = (syncType: proto.HistorySync.HistorySyncType) => config.shouldSyncHistoryMessage?.({ syncType } as proto.Message.IHistorySyncNotification);
-    expect([T.FULL, T.RECENT, T.ON_DEMAND].map(sync)).toEqual([false, false, false]);
-    // The bootstrap carries the LID mappings Baileys needs.
-    expect([T.INITIAL_BOOTSTRAP, T.PUSH_NAME].map(sync)).toEqual([true, true]);
+    // No years of chats: only the first connection's sync.
+    expect([T.FULL, T.ON_DEMAND].map(sync)).toEqual([false, false]);
+    // The bootstrap carries the LID mappings Baileys needs; RECENT must be accepted or Baileys skips
+    // the initial sync (the app state with the saved contact names) altogether (issue 17 §6), as its
+    // own check at connection time decides:
+    expect([T.INITIAL_BOOTSTRAP, T.RECENT, T.PUSH_NAME].map(sync)).toEqual([true, true, true]);
+    expect(config.shouldSyncHistoryMessage?.(proto.Message.HistorySyncNotification.create({ syncType: T.RECENT }))).toBe(true);
     expect(config.browser).toEqual(['Balcão', 'Chrome', '1.0.0']);
     expect(typeof config.logger?.child).toBe('function');
 
@@ -94,7 +98,7 @@ describe('baileys provider: connection updates', () => {
     await settle();
     expect(s.requestPairingCode).toHaveBeenCalledTimes(1);
     expect(s.requestPairingCode).toHaveBeenCalledWith('5511999990000');
-    expect(t.sessionEvents()).toEqual([{ type: 'session', status: 'PAIRING', qrcode: 'ABCD1234' }]);
+    expect(t.sessionEvents()).toEqual([{ type: 'session', status: 'PAIRING', qrcode: 'ABCD1234', retries: 1 }]);
   });
 
   it('a failed pairing code request is retried at the next QR event', async () => {
@@ -108,7 +112,7 @@ describe('baileys provider: connection updates', () => {
     s.emit('connection.update', { qr: 'QR-2' });
     await settle();
     expect(s.requestPairingCode).toHaveBeenCalledTimes(2);
-    expect(t.sessionEvents()).toEqual([{ type: 'session', status: 'PAIRING', qrcode: 'ABCD1234' }]);
+    expect(t.sessionEvents()).toEqual([{ type: 'session', status: 'PAIRING', qrcode: 'ABCD1234', retries: 1 }]);
   });
 
   it('515 restartRequired reconnects at once', async () => {

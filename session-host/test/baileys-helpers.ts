@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { makeEventBuffer, proto, type BaileysEventMap, type Contact, type GroupMetadata, type UserFacingSocketConfig, type WAMessage, type WAMessageKey } from '@whiskeysockets/baileys';
 import { inboundEventSchema } from '@balcao/shared';
-import type { AuthStore, ProviderEvent, ProviderSession, SessionContext } from '../src/provider.js';
+import type { AuthStore, ProviderEvent, ProviderSession, SessionContext, StoredMessageRef } from '../src/provider.js';
 import { createBaileysProvider, type BaileysSocket } from '../src/providers/baileys/index.js';
 import { baileysLogger } from '../src/providers/baileys/logger.js';
 
@@ -30,6 +30,8 @@ export function useBaileysTestHooks() {
 export class FakeSocket implements BaileysSocket {
   ev = makeEventBuffer(baileysLogger(quiet, 'error'));
   user?: Contact;
+  /** Baileys' WebSocketClient; tests that check back-pressure put a fake `socket` in it. */
+  ws?: object;
   ended: (Error | undefined)[] = [];
   signalRepository = {
     lidMapping: {
@@ -97,7 +99,13 @@ export function setup(options: Parameters<typeof createBaileysProvider>[0] = {},
   const journal: string[] = [];
   const { data, auth } = memoryAuth();
   const files = new Map<string, Buffer>();
+  /** The chunk sizes each streamed file arrived in (a file never whole in one Buffer shows several). */
+  const uploads = new Map<string, number[]>();
   const downloads: string[] = [];
+  /** Messages as the table has them (the API stored them), by WhatsApp id. */
+  const stored = new Map<string, StoredMessageRef>([['QUOTED1', { body: 'the quoted text', fromMe: false }]]);
+  /** The protos the session kept (what it sent, polls). */
+  const protos = new Map<string, Uint8Array>();
   let n = 0;
   const ctx: SessionContext = {
     companyId: 1,
@@ -115,13 +123,29 @@ export function setup(options: Parameters<typeof createBaileysProvider>[0] = {},
       files.set(key, buf);
       return { key, mimetype, ...(fileName ? { fileName } : {}), size: buf.length };
     },
+    // Like S3 through the host: nothing is stored unless the whole stream was read.
+    storeMediaStream: async (stream, mimetype, fileName, opts) => {
+      journal.push('storeMedia');
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) {
+        opts?.signal?.throwIfAborted();
+        chunks.push(chunk as Buffer);
+      }
+      opts?.signal?.throwIfAborted();
+      const key = `media/${++n}`;
+      const buf = Buffer.concat(chunks);
+      files.set(key, buf);
+      uploads.set(key, chunks.map((c) => c.length));
+      return { key, mimetype, ...(fileName ? { fileName } : {}), size: buf.length };
+    },
     readMedia: async (key) => {
       const f = files.get(key);
       if (!f) throw new Error(`no media ${key}`);
       return f;
     },
     auth,
-    getMessage: async (id) => (id === 'QUOTED1' ? { body: 'the quoted text' } : undefined),
+    getMessage: async (id) => stored.get(id),
+    protos: { put: async (id, data) => void protos.set(id, data), get: async (id) => protos.get(id) },
     log: quiet,
     ...ctxOver,
   };
@@ -142,7 +166,7 @@ export function setup(options: Parameters<typeof createBaileysProvider>[0] = {},
   const session = provider.create(ctx) as ProviderSession;
   const last = () => sockets[sockets.length - 1];
   const sessionEvents = () => events.filter((e) => e.type === 'session');
-  return { provider, session, ctx, sockets, last, events, sessionEvents, journal, data, auth, files, downloads };
+  return { provider, session, ctx, sockets, last, events, sessionEvents, journal, data, auth, files, uploads, downloads, stored, protos };
 }
 
 /** Lets the provider's serial inbound queue run (no timers involved). */

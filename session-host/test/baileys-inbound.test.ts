@@ -19,6 +19,7 @@ describe('baileys provider: inbound messages', () => {
         fromMe: false,
         body: 'Olá',
         timestamp: 1_700_000_000_000,
+        waKey: { remoteJid: CUSTOMER, fromMe: false },
       },
     ]);
   });
@@ -30,9 +31,9 @@ describe('baileys provider: inbound messages', () => {
     upsert(s, [wa({ key: { remoteJid: CUSTOMER_LID, id: 'A2', fromMe: false }, message: { conversation: 'b' } })]);
     upsert(s, [wa({ key: { remoteJid: '77700011122233@lid', id: 'A3', fromMe: false }, message: { conversation: 'c' } })]);
     await settle();
-    const chats = t.events.map((e) => (e.type === 'message' ? e.chat : undefined));
-    expect(chats[1]).toEqual({ number: '5511988887777', lid: '99887766554433' });
-    expect(chats[2]).toEqual({ number: '5511977776666', lid: '77700011122233' });
+    const chatOf = (id: string) => t.events.flatMap((e) => (e.type === 'message' && e.waMessageId === id ? [e.chat] : []))[0];
+    expect(chatOf('A2')).toEqual({ number: '5511988887777', lid: '99887766554433' });
+    expect(chatOf('A3')).toEqual({ number: '5511977776666', lid: '77700011122233' });
     expect(s.signalRepository.lidMapping.getPNForLID).toHaveBeenCalledWith('77700011122233@lid');
   });
 

@@ -363,13 +363,13 @@ describe('session context', () => {
     expect([html.mimetype, svg.mimetype]).toEqual(['text/html', 'image/svg+xml']);
     expect([backend.mediaTypes.get(html.key), backend.mediaTypes.get(svg.key)]).toEqual(['application/octet-stream', 'application/octet-stream']);
     backend.messages.set('3EB0X', 'stored body');
-    expect(await ctx.getMessage('3EB0X')).toEqual({ body: 'stored body' });
+    expect(await ctx.getMessage('3EB0X')).toEqual({ body: 'stored body', fromMe: false });
     expect(await ctx.getMessage('nope')).toBeUndefined();
   });
 });
 
 describe('event ids and groups', async () => {
-  const { sqsId, chatKey, groupOf } = await import('../src/host/events.js');
+  const { sqsId, chatKey, groupOf, ChatGroups } = await import('../src/host/events.js');
   const { mediaExtension } = await import('../src/host/context.js');
 
   it('keeps FIFO ids within what SQS accepts', () => {
@@ -378,12 +378,43 @@ describe('event ids and groups', async () => {
     expect(sqsId('x'.repeat(300))).toHaveLength(128);
   });
 
-  it('names a chat by group, then number, then LID', () => {
+  it('names a chat by group, else by the LID, else by the number', () => {
     expect(chatKey({ groupId: '1203', number: '5511911112222' })).toBe('g1203');
-    expect(chatKey({ number: '5511911112222', lid: '999' })).toBe('n5511911112222');
-    expect(chatKey({ lid: '999' })).toBe('l999');
+    expect(chatKey({ number: '5511922223333', lid: '999' })).toBe('l999');
+    expect(chatKey({ lid: '998' })).toBe('l998');
+    expect(chatKey({ number: '5511933334444' })).toBe('n5511933334444');
+    expect(chatKey({})).toBe('unknown');
     expect(groupOf(4, { type: 'session', status: 'CONNECTED' })).toBe('4:session');
     expect(groupOf(4, { type: 'contact', peer: { lid: '77' } })).toBe('4:l77');
+  });
+
+  it("keeps one chat's events in one FIFO group while the host learns its number or its LID", () => {
+    const groups = new ChatGroups();
+    // First known by LID alone (Baileys 7 before it learns the number), then with the number, then by either half.
+    expect(groups.keyOf({ lid: '111' })).toBe('l111');
+    expect(groups.keyOf({ lid: '111', number: '5511911110000' })).toBe('l111');
+    expect(groups.keyOf({ number: '5511911110000' })).toBe('l111');
+    // First known by number alone, the LID learned later: the chat keeps its number's group.
+    expect(groups.keyOf({ number: '5511922220000' })).toBe('n5511922220000');
+    expect(groups.keyOf({ number: '5511922220000', lid: '222' })).toBe('n5511922220000');
+    expect(groups.keyOf({ lid: '222' })).toBe('n5511922220000');
+    // Both halves seen apart before they were paired: the LID's group wins (a fresh process picks it too).
+    expect(groups.keyOf({ number: '5511933330000' })).toBe('n5511933330000');
+    expect(groups.keyOf({ lid: '333' })).toBe('l333');
+    expect(groups.keyOf({ lid: '333', number: '5511933330000' })).toBe('l333');
+    expect(groups.keyOf({ number: '5511933330000' })).toBe('l333');
+    // Bounded: the least recently used name is forgotten first (here the LID, remembered before the number).
+    const small = new ChatGroups(2);
+    small.keyOf({ number: '5511944440000' });
+    small.keyOf({ number: '5511944440000', lid: '444' });
+    small.keyOf({ lid: '555' });
+    expect(small.keyOf({ lid: '444' })).toBe('l444');
+  });
+
+  it('groups a send result with the inbound events of the same chat', () => {
+    // An inbound event by LID alone, then the send command's recipient as functions name it (number and LID).
+    expect(groupOf(4, { type: 'message', waMessageId: 'W', chat: { lid: '666' }, fromMe: false, body: 'oi', timestamp: 1 })).toBe('4:l666');
+    expect(sqsId(`4:${chatKey({ number: '5511966660000', lid: '666' })}`)).toBe('4:l666');
   });
 
   it('picks a media extension from the file name, else the type', () => {

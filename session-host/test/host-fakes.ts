@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { shardOf, type InboundEvent } from '@balcao/shared';
 import type { AuthStore, Logger, Provider, ProviderSession, SendCommand, SessionContext } from '../src/provider.js';
 import type { ConnectionRecord, HostBackend, Lease, LeaseStore, ReceivedCommand, RpcOutcome } from '../src/host/backend.js';
@@ -6,6 +7,8 @@ import type { ConnectionRecord, HostBackend, Lease, LeaseStore, ReceivedCommand,
 
 export class MemoryLeaseStore implements LeaseStore {
   leases = new Map<number, Lease>();
+  /** Survive releases, as the table's lease items do. */
+  epochs = new Map<number, number>();
   tasks = new Map<string, number>();
   /** Tasks whose calls fail as if the table were unreachable for them. */
   unreachable = new Set<string>();
@@ -16,9 +19,11 @@ export class MemoryLeaseStore implements LeaseStore {
   async acquire(shard: number, owner: string, expiresAt: number, now: number) {
     this.check(owner);
     const l = this.leases.get(shard);
-    if (l && l.expiresAt >= now && l.owner !== owner) return false;
+    if (l && l.expiresAt >= now && l.owner !== owner) return undefined;
+    const epoch = (this.epochs.get(shard) ?? 0) + 1;
+    this.epochs.set(shard, epoch);
     this.leases.set(shard, { shard, owner, expiresAt });
-    return true;
+    return { epoch };
   }
   async renew(shard: number, owner: string, expiresAt: number) {
     this.check(owner);
@@ -177,6 +182,16 @@ export class MemoryBackend implements HostBackend {
     this.media.set(key, data);
     this.mediaTypes.set(key, contentType);
   }
+  /** Like S3: nothing is stored unless the whole stream was read. */
+  async putMediaStream(key: string, body: Readable, contentType: string, signal?: AbortSignal) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) {
+      signal?.throwIfAborted();
+      chunks.push(chunk as Buffer);
+    }
+    signal?.throwIfAborted();
+    await this.putMedia(key, Buffer.concat(chunks), contentType);
+  }
   async getMedia(key: string) {
     const b = this.media.get(key);
     if (!b) throw new Error('NoSuchKey');
@@ -189,7 +204,15 @@ export class MemoryBackend implements HostBackend {
   }
   async getMessage(_companyId: number, _connectionId: number, waMessageId: string) {
     const body = this.messages.get(waMessageId);
-    return body === undefined ? undefined : { body };
+    return body === undefined ? undefined : { body, fromMe: false };
+  }
+  protos = new Map<string, Uint8Array>();
+  protoStore(companyId: number, connectionId: number) {
+    const prefix = `${companyId}:${connectionId}:`;
+    return {
+      put: async (id: string, data: Uint8Array) => void this.protos.set(prefix + id, data),
+      get: async (id: string) => this.protos.get(prefix + id),
+    };
   }
 
   sessionEvents(connectionId: number) {

@@ -96,6 +96,24 @@ describe('session host leases', () => {
     for (const shard of b.ownedShards()) expect(backend.leases.leases.get(shard)?.owner).toBe('b');
   });
 
+  it('each status carries its owner\'s lease epoch: an old owner\'s late report is older than the new owner\'s (issue 17 §9)', async () => {
+    const { backend, providers, start } = setup();
+    const a = await start('a');
+    await waitFor(() => a.sessions() === 4);
+    const b = await start('b');
+    await waitFor(() => b.sessions() === 2, 4000, 'b runs two sessions');
+    const moved = b.ownedShards()[0]!;
+    const connectionId = [1, 2, 3, 4].find((id) => (id - 1) % 4 === moved)!;
+    const reports = backend.sessionEvents(connectionId);
+    const epochs = [...new Set(reports.map((e) => e.epoch))];
+    expect(epochs).toHaveLength(2);
+    // The new owner's reports are newer: the ingest keeps them over any late one of the old owner
+    // (functions/test/unit/inbound.test.ts, "stale owner").
+    expect(epochs[1]).toBeGreaterThan(epochs[0]!);
+    expect(reports.at(-1)).toMatchObject({ status: 'CONNECTED', epoch: epochs[1] });
+    expect(providers.beta.sessions.length + providers.sandbox.sessions.length).toBeGreaterThan(4);
+  });
+
   it('after a SIGTERM-style stop another task takes the shards over at once', async () => {
     const { providers, start } = setup();
     const a = await start('a');

@@ -46,6 +46,14 @@ export function memoryContext(connectionId: number, extra: Partial<SessionContex
       media.set(key, { data, mimetype, fileName });
       return { key, mimetype, fileName, size: data.length };
     },
+    storeMediaStream: async (stream, mimetype, fileName) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      const data = Buffer.concat(chunks);
+      const key = `media/${connectionId}/${++n}`;
+      media.set(key, { data, mimetype, fileName });
+      return { key, mimetype, fileName, size: data.length };
+    },
     readMedia: async (key) => {
       const m = media.get(key);
       if (!m) throw new Error(`no media ${key}`);
@@ -62,6 +70,7 @@ export function memoryContext(connectionId: number, extra: Partial<SessionContex
       clear: async () => auth.clear(),
     },
     getMessage: async () => undefined,
+    protos: { put: async () => {}, get: async () => undefined },
     log: { debug: quiet, info: quiet, warn: quiet, error: quiet },
     ...extra,
   };

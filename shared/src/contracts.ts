@@ -1,5 +1,5 @@
 import type { QueueRef, TicketFields } from './entities.js';
-import type { MediaType } from './whatsapp.js';
+import type { InboundMediaError, MediaType } from './whatsapp.js';
 
 /**
  * The API's answers for tickets and messages: produced by the functions (`toApiTicket`,
@@ -69,6 +69,8 @@ export interface ApiMessage extends MessageFields {
   fileName: string | null;
   mimetype: string | null;
   ptt: boolean;
+  /** An inbound file that was not received (too large, or not obtainable): the bubble says so. */
+  mediaError?: InboundMediaError | null;
   quotedMsg: { id: string; body: string; fromMe: boolean; mediaType?: MediaType | null } | null;
   /** Ours (`fromMe`) and one per contact (`sender`: number or LID). */
   reactions: { emoji: string; fromMe: boolean; sender?: string }[];

@@ -25,7 +25,8 @@ export function pickDefaultConnection<C extends { id: number; isDefault: boolean
 export const PROVIDERS = ['beta', 'sandbox'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
-export const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker', 'locationMessage', 'contactMessage', 'call_log'] as const;
+/** `unsupported`: conversation WhatsApp carries that we cannot show; the body names its WhatsApp type. */
+export const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker', 'locationMessage', 'contactMessage', 'call_log', 'unsupported'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 /** WhatsApp acks: 0 error, 1 pending, 2 sent (server), 3 delivered, 4 read, 5 played (§7). */
@@ -42,6 +43,25 @@ export const storedMediaSchema = z.object({
 });
 export type StoredMedia = z.infer<typeof storedMediaSchema>;
 
+/** Why an inbound message came without its file: over the receiving limit, or not obtainable. */
+export const MEDIA_ERRORS = ['tooLarge', 'unavailable'] as const;
+export type MediaErrorReason = (typeof MEDIA_ERRORS)[number];
+
+/**
+ * A file the session host did not store (issue 17 §1): the message is published without `media`
+ * and with this, so the agent sees that a file was sent and can ask for it another way.
+ */
+export const mediaErrorSchema = z.object({
+  reason: z.enum(MEDIA_ERRORS),
+  /** Bytes, as WhatsApp declared it (absent when unknown, or when the bytes sent proved it false). */
+  size: z.number().int().nonnegative().optional(),
+  /** The receiving limit in bytes that a `tooLarge` file went over. */
+  limit: z.number().int().positive().optional(),
+  fileName: z.string().optional(),
+});
+// Not `MediaError`: the DOM has one (HTMLMediaElement.error), and the console imports these types.
+export type InboundMediaError = z.infer<typeof mediaErrorSchema>;
+
 /** A chat peer as WhatsApp identifies it: phone number (digits with country code) and/or LID. */
 export const peerSchema = z.object({
   number: z.string().regex(/^\d{6,20}$/).optional(),
@@ -51,6 +71,14 @@ export const peerSchema = z.object({
   name: z.string().optional(),
 });
 export type Peer = z.infer<typeof peerSchema>;
+
+/** A message's WhatsApp key as the session saw it: replies, reactions and read receipts are built from it. */
+export const waKeySchema = z.object({
+  remoteJid: z.string().min(1).max(200),
+  participant: z.string().max(200).optional(),
+  fromMe: z.boolean(),
+});
+export type WaKey = z.infer<typeof waKeySchema>;
 
 const base = {
   v: z.literal(1),
@@ -73,7 +101,10 @@ export const inboundEventSchema = z.discriminatedUnion('type', [
     body: z.string(),
     mediaType: z.enum(MEDIA_TYPES).optional(),
     media: storedMediaSchema.optional(),
+    /** Set instead of `media` when the file was not stored. */
+    mediaError: mediaErrorSchema.optional(),
     quotedWaId: z.string().optional(),
+    waKey: waKeySchema.optional(),
     timestamp: z.number().int(),
     /** Status broadcasts and newsletters are dropped by the ingest worker (§2 step 2). */
     broadcast: z.boolean().optional(),
@@ -93,6 +124,11 @@ export const inboundEventSchema = z.discriminatedUnion('type', [
     number: z.string().optional(),
     retries: z.number().int().optional(),
     reason: z.string().optional(),
+    /**
+     * The reporting host's lease epoch of the connection's shard: a report from an older owner
+     * (a socket closing after a handover) never overwrites the current owner's.
+     */
+    epoch: z.number().int().nonnegative().optional(),
   }),
   /** Outcome of a `send` command: the message stored with ack 0 gets its ack or its error. */
   z.object({
@@ -182,6 +218,7 @@ export const MEDIA_PLACEHOLDER: Partial<Record<MediaType, string>> = {
   audio: '🎵 Áudio',
   document: '📎 Documento',
   sticker: '🏷️ Figurinha',
+  unsupported: '⚠️ Mensagem não suportada',
 };
 
 /** Answers of the `rpc` command, as written to the table. */

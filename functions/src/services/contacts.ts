@@ -31,6 +31,7 @@ import { queryPartition } from './contact-list.js';
 import { listConnectionItems } from './connections.js';
 
 import { refreshContactViews } from './contact-view.js';
+import { finishMerge, startMerge, type LidMarkerItem, type MergedContact } from './contact-merge.js';
 import { type ConnectionItem, type ContactItem, contactViewOf, sameContactView, type UserItem } from '../table/items.js';
 import { nowIso } from '../core/ports.js';
 
@@ -50,9 +51,9 @@ export async function getContactItem(companyId: number, id: number): Promise<Con
 /** The identity of a chat in our contacts: the phone number, or the group id for groups. */
 const identityOf = (peer: Peer) => peer.groupId ?? peer.number;
 
-async function byMarker(marker: { PK: string; SK: string }, companyId: number) {
-  const found = await getItem<{ contactId: number }>(marker);
-  return found ? getItem<ContactItem>(contactKey(companyId, found.contactId)) : undefined;
+async function byMarker(marker: { PK: string; SK: string }, companyId: number, consistent = false) {
+  const found = await getItem<{ contactId: number }>(marker, consistent);
+  return found ? getItem<ContactItem>(contactKey(companyId, found.contactId), consistent) : undefined;
 }
 
 /**
@@ -73,40 +74,165 @@ async function renameFromWhatsApp(companyId: number, contact: ContactItem, set: 
   }
 }
 
+/** A lost race: read again what the other writer left. */
+const AGAIN = Symbol('again');
+
+/**
+ * A number↔LID pair that names the connection's own number is not a customer's (a chat with
+ * oneself, or a LID filled in from the wrong half): ingest never pairs it with a contact, so the LID
+ * is dropped and the event goes on by number (issue 17).
+ */
+function trustedPeer(peer: Peer, ownNumber: string | null | undefined): Peer {
+  if (!ownNumber || peer.groupId || !peer.lid || peer.number !== ownNumber) return peer;
+  const { lid: _own, ...rest } = peer;
+  return rest;
+}
+
+/**
+ * The contact of a peer, pairing what the event newly tells: by LID, then by number. A contact
+ * known only by its LID gets the number when the event carries both (or is merged into the
+ * number's contact when there is one: contact-merge.ts); a contact known by number gets the LID.
+ * Every pairing is one conditional transaction, so two events at once pair once; the loser reads
+ * again (`AGAIN`).
+ */
+async function findContact(companyId: number, peer: Peer, fresh: boolean): Promise<ContactItem | undefined | typeof AGAIN> {
+  const lid = peer.groupId ? undefined : peer.lid;
+  let byLid: MergedContact | undefined;
+  if (lid) {
+    const marker = await getItem<LidMarkerItem>(lidMarker(companyId, lid), fresh);
+    if (marker?.mergingFrom !== undefined) {
+      await finishMerge(companyId, lid, marker.mergingFrom, marker.contactId);
+      return AGAIN;
+    }
+    byLid = marker ? await getItem<MergedContact>(contactKey(companyId, marker.contactId), fresh) : undefined;
+    if (marker && !byLid) {
+      // Only a consistent read may say the contact is gone (a contact just created may not show yet).
+      if (!fresh) return AGAIN;
+      await dropStaleLidMarker(companyId, lid, marker.contactId);
+    }
+    if (byLid?.mergedInto !== undefined) return AGAIN; // the marker moved on since it was read
+  }
+  // A contact found by its LID that has a number keeps it (agents may have typed it): WhatsApp's
+  // LID is the stabler id of the two.
+  if (byLid && (byLid.number || !peer.number)) return byLid;
+  const identity = identityOf(peer);
+  const byNumber = identity ? await byMarker(numberMarker(companyId, identity), companyId, fresh) : undefined;
+  if (byLid && lid) {
+    if (!byNumber) return (await giveNumber(companyId, byLid, peer.number!)) ?? AGAIN;
+    if (await startMerge(companyId, lid, byLid, byNumber)) await finishMerge(companyId, lid, byLid.id, byNumber.id);
+    return AGAIN;
+  }
+  if (byNumber && lid && byNumber.lid !== lid) return (await attachLid(companyId, byNumber, lid)) ?? AGAIN;
+  return byNumber;
+}
+
+/** A LID marker whose contact was deleted (an older LID of that contact) no longer names anyone. */
+async function dropStaleLidMarker(companyId: number, lid: string, contactId: number) {
+  await transact([{ Delete: { TableName: env.tableName, Key: lidMarker(companyId, lid), ConditionExpression: 'contactId = :id', ExpressionAttributeValues: { ':id': contactId } } }]).catch((err) => {
+    if (!isTransactionCanceled(err)) throw err;
+  });
+}
+
+/**
+ * A contact known only by its LID gets the number WhatsApp now tells, with its number marker: if
+ * the marker is taken meanwhile, the number's contact appeared and the next look merges.
+ */
+async function giveNumber(companyId: number, c: ContactItem, number: string): Promise<ContactItem | undefined> {
+  // The name placeholder of a contact without number is '' (like the digits of a numbered one).
+  const name = c.name || number;
+  const next: ContactItem = { ...c, number, name, ...contactsIndexKeys(companyId, name, c.id), ...contactAttendantKeys(companyId, c.userId, name, c.id), updatedAt: nowIso() };
+  await indexContact(companyId, c, next);
+  const set = ['#num = :num', '#n = :name', 'GSI1SK = :sk', 'updatedAt = :at'];
+  const values: Record<string, unknown> = { ':num': number, ':name': name, ':sk': next.GSI1SK, ':at': next.updatedAt, ':none': '' };
+  if (next.GSI3SK) {
+    set.push('GSI3SK = :usk');
+    values[':usk'] = next.GSI3SK;
+  }
+  try {
+    await transact([
+      tx.putUnique({ ...numberMarker(companyId, number), entity: 'num', contactId: c.id }),
+      tx.update(contactKey(companyId, c.id), `SET ${set.join(', ')}`, values, 'attribute_exists(PK) AND #num = :none AND attribute_not_exists(mergedInto)', { '#num': 'number', '#n': 'name' }),
+    ]);
+  } catch (err) {
+    if (isTransactionCanceled(err)) return undefined;
+    throw err;
+  }
+  await refreshContactViews(companyId, c.id);
+  await publishContact(companyId, next, 'update');
+  return next;
+}
+
+/** A contact known by number gets the LID WhatsApp now tells, with its LID marker (unless another contact holds it). */
+async function attachLid(companyId: number, c: ContactItem, lid: string): Promise<ContactItem | undefined> {
+  const updatedAt = nowIso();
+  try {
+    await transact([
+      {
+        Put: {
+          TableName: env.tableName,
+          Item: { ...lidMarker(companyId, lid), entity: 'lid', contactId: c.id },
+          ConditionExpression: 'attribute_not_exists(PK) OR contactId = :id',
+          ExpressionAttributeValues: { ':id': c.id },
+        },
+      },
+      // updatedAt moves: an agent's edit prepared from an older read reads again instead of dropping the LID.
+      tx.update(contactKey(companyId, c.id), 'SET lid = :lid, updatedAt = :at', { ':lid': lid, ':at': updatedAt }, 'attribute_exists(PK)'),
+    ]);
+  } catch (err) {
+    if (isTransactionCanceled(err)) return undefined;
+    throw err;
+  }
+  const updated = { ...c, lid, updatedAt };
+  await publishContact(companyId, updated, 'update');
+  return updated;
+}
+
+/** A contact still named by its placeholder (its digits, or '' without number) takes the push name or group subject. */
+async function adoptWhatsAppName(companyId: number, contact: ContactItem, betterName: string | undefined): Promise<ContactItem> {
+  if (!betterName || contact.name !== contact.number || betterName === contact.name) return contact;
+  const set: Partial<ContactItem> = { name: betterName, ...contactsIndexKeys(companyId, betterName, contact.id) };
+  if (contact.userId) Object.assign(set, contactAttendantKeys(companyId, contact.userId, betterName, contact.id));
+  const updated = await renameFromWhatsApp(companyId, contact, set);
+  if (!updated) return contact;
+  await refreshContactViews(companyId, contact.id);
+  await publishContact(companyId, updated, 'update');
+  return updated;
+}
+
 /**
  * Finds the contact of a WhatsApp peer (by LID, then by number; server-behaviour §2 step 3) or
- * creates it with the push name (or the digits). Concurrent first messages of one number race on
- * the number marker: the loser reads the winner's contact.
+ * creates it with the push name (or the digits). A peer known only by its LID makes a contact
+ * without number (`number: ''`, "Contato sem número" in the console) until an event tells the
+ * number (`findContact`). Concurrent first messages race on the number and LID markers: the loser
+ * reads the winner's contact. `ownNumber` is the connection's number (never paired, issue 17).
  */
-export async function findOrCreateContact(companyId: number, peer: Peer, opts: { pushName?: string; connectionId?: number } = {}): Promise<ContactItem> {
-  const identity = identityOf(peer);
-  let contact = peer.lid && !peer.groupId ? await byMarker(lidMarker(companyId, peer.lid), companyId) : undefined;
-  if (!contact && identity) contact = await byMarker(numberMarker(companyId, identity), companyId);
-  if (contact) {
-    // Keep both identities (a contact first seen by number later shows its LID, or the other way).
-    const set: Partial<ContactItem> = {};
-    if (peer.lid && !peer.groupId && contact.lid !== peer.lid) set.lid = peer.lid;
-    const betterName = (peer.groupId ? peer.name : opts.pushName) ?? undefined;
-    if (betterName && contact.name === contact.number && betterName !== contact.name) {
-      set.name = betterName;
-      Object.assign(set, contactsIndexKeys(companyId, betterName, contact.id));
-      if (contact.userId) Object.assign(set, contactAttendantKeys(companyId, contact.userId, betterName, contact.id));
-    }
-    if (Object.keys(set).length) {
-      if (set.lid) await transact([tx.put({ ...lidMarker(companyId, set.lid), entity: 'lid', contactId: contact.id })]);
-      const updated = await renameFromWhatsApp(companyId, contact, set);
-      if (updated) {
-        contact = updated;
-        if (set.name) await refreshContactViews(companyId, contact.id);
-        await publishContact(companyId, contact, 'update');
-      }
-    }
-    return contact;
+export async function findOrCreateContact(
+  companyId: number,
+  rawPeer: Peer,
+  opts: { pushName?: string; connectionId?: number; ownNumber?: string | null } = {},
+): Promise<ContactItem> {
+  const peer = trustedPeer(rawPeer, opts.ownNumber);
+  const betterName = ((peer.groupId ? peer.name : opts.pushName) ?? '').trim() || undefined;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    // After a lost race, read what the winner wrote.
+    const found = await findContact(companyId, peer, attempt > 0);
+    if (found === AGAIN) continue;
+    if (found) return adoptWhatsAppName(companyId, found, betterName);
+    const created = await createFromWhatsApp(companyId, peer, betterName, opts.connectionId);
+    if (created) return created;
   }
-  if (!identity) throw new AppError(400, 'ERR_NO_CONTACT_FOUND', { message: 'A mensagem não identifica o número do contato' });
+  throw new AppError(409, 'ERR_VALIDATION', { message: 'O contato mudou ao mesmo tempo; tente de novo' });
+}
+
+/** A new contact from WhatsApp; undefined when another event created it (or its marker) first. */
+async function createFromWhatsApp(companyId: number, peer: Peer, betterName: string | undefined, connectionId: number | undefined): Promise<ContactItem | undefined> {
+  const identity = identityOf(peer);
+  const lid = peer.groupId ? undefined : peer.lid;
+  if (!identity && !lid) throw new AppError(400, 'ERR_NO_CONTACT_FOUND', { message: 'A mensagem não identifica o contato' });
   const id = await nextId(companyId, 'contact');
   const now = nowIso();
-  const name = (peer.groupId ? peer.name : opts.pushName)?.trim() || identity;
+  const number = identity ?? '';
+  const name = betterName ?? number;
   const item: ContactItem = {
     ...contactKey(companyId, id),
     entity: 'contact',
@@ -114,8 +240,8 @@ export async function findOrCreateContact(companyId: number, peer: Peer, opts: {
     id,
     companyId,
     name,
-    number: identity,
-    lid: peer.groupId ? null : peer.lid ?? null,
+    number,
+    lid: lid ?? null,
     email: '',
     isGroup: !!peer.groupId,
     profilePicUrl: null,
@@ -123,20 +249,18 @@ export async function findOrCreateContact(companyId: number, peer: Peer, opts: {
     tagIds: [],
     userId: null,
     disableBot: false,
-    whatsappId: opts.connectionId ?? null,
+    whatsappId: connectionId ?? null,
     createdAt: now,
     updatedAt: now,
   };
   await indexContact(companyId, undefined, item);
-  const items = [tx.putUnique({ ...numberMarker(companyId, identity), entity: 'num', contactId: id }), tx.put(item, 'attribute_not_exists(PK)'), countContacts(companyId, 1)];
-  if (item.lid) items.push(tx.put({ ...lidMarker(companyId, item.lid), entity: 'lid', contactId: id }));
+  const items = [tx.put(item, 'attribute_not_exists(PK)'), countContacts(companyId, 1)];
+  if (identity) items.push(tx.putUnique({ ...numberMarker(companyId, identity), entity: 'num', contactId: id }));
+  if (lid) items.push(tx.putUnique({ ...lidMarker(companyId, lid), entity: 'lid', contactId: id }));
   try {
-    await transact(items, (i) => (i === 0 ? duplicated() : undefined));
+    await transact(items);
   } catch (err) {
-    if (err instanceof AppError && err.code === 'ERR_DUPLICATED_CONTACT') {
-      const winner = await byMarker(numberMarker(companyId, identity), companyId);
-      if (winner) return winner;
-    }
+    if (isTransactionCanceled(err)) return undefined;
     throw err;
   }
   await publishContact(companyId, item, 'create');
@@ -149,7 +273,8 @@ export async function updateContactProfile(companyId: number, peer: Peer, name?:
   const contact =
     (peer.lid ? await byMarker(lidMarker(companyId, peer.lid), companyId) : undefined) ??
     (identity ? await byMarker(numberMarker(companyId, identity), companyId) : undefined);
-  if (!contact) return;
+  // A contact being merged into its number's is left alone (the merge publishes the survivor).
+  if (!contact || (contact as MergedContact).mergedInto !== undefined) return;
   const set: Partial<ContactItem> = {};
   // A name the agents typed wins over the push name; only a placeholder (the digits) is replaced.
   if (name && contact.name === contact.number) {
@@ -225,8 +350,9 @@ export async function updateContact(identity: Identity, id: number, input: unkno
   const data = parseOrThrow(contactUpdateSchema, input);
   await assertAttendant(companyId, data.userId);
   for (let attempt = 0; attempt < 6; attempt++) {
-    const c = await getItem<ContactItem>(contactKey(companyId, id), true);
-    if (!c) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
+    const c = await getItem<MergedContact>(contactKey(companyId, id), true);
+    // A contact being merged into its number's (contact-merge.ts) is going away.
+    if (!c || c.mergedInto !== undefined) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
     const before = c.tagIds ?? [];
     const after = data.tags ? [...new Set(data.tags)] : before;
     await assertContactTags(companyId, after.filter((x) => !before.includes(x)), 'contact');
@@ -250,9 +376,12 @@ export async function updateContact(identity: Identity, id: number, input: unkno
     const numberChanged = number !== c.number;
     if (numberChanged) {
       items.push(tx.putUnique({ ...numberMarker(companyId, number), entity: 'num', contactId: id }));
-      items.push({
-        Delete: { TableName: env.tableName, Key: numberMarker(companyId, c.number), ConditionExpression: 'contactId = :id', ExpressionAttributeValues: { ':id': id } },
-      });
+      // A contact known only by its LID has no number marker to give up.
+      if (c.number) {
+        items.push({
+          Delete: { TableName: env.tableName, Key: numberMarker(companyId, c.number), ConditionExpression: 'contactId = :id', ExpressionAttributeValues: { ':id': id } },
+        });
+      }
     }
     // The whole item is written over the version read: name, number and tags must be unchanged.
     const values: Record<string, unknown> = { ':oldName': c.name, ':oldNumber': c.number, ':oldUpdated': c.updatedAt };
@@ -301,11 +430,10 @@ export async function deleteContact(identity: Identity, id: number): Promise<voi
   if (c.tagIds?.length) {
     await changeContactTags(companyId, id, () => []);
   }
-  const items: TransactItem[] = [
-    tx.delete(contactKey(companyId, id), 'attribute_exists(PK)'),
-    { Delete: { TableName: env.tableName, Key: numberMarker(companyId, c.number), ConditionExpression: 'attribute_not_exists(PK) OR contactId = :id', ExpressionAttributeValues: { ':id': id } } },
-    countContacts(companyId, -1),
-  ];
+  const items: TransactItem[] = [tx.delete(contactKey(companyId, id), 'attribute_exists(PK)'), countContacts(companyId, -1)];
+  if (c.number) {
+    items.push({ Delete: { TableName: env.tableName, Key: numberMarker(companyId, c.number), ConditionExpression: 'attribute_not_exists(PK) OR contactId = :id', ExpressionAttributeValues: { ':id': id } } });
+  }
   if (c.lid) items.push({ Delete: { TableName: env.tableName, Key: lidMarker(companyId, c.lid), ConditionExpression: 'attribute_not_exists(PK) OR contactId = :id', ExpressionAttributeValues: { ':id': id } } });
   await transact(items, (i) => (i === 0 ? new AppError(404, 'ERR_NO_CONTACT_FOUND') : undefined));
   await publish({ companyId, event: companyEvent(companyId, 'contact'), data: { action: 'delete', contactId: id }, audience: [{ kind: 'company' }] });

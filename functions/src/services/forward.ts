@@ -23,7 +23,7 @@ export async function forwardMessages(identity: Identity, input: unknown) {
   const sources: MessageItem[] = [];
   for (const id of ids) sources.push(await visibleMessage(identity, id));
   for (const m of sources) {
-    if (m.isDeleted || m.mediaType === 'call_log') {
+    if (m.isDeleted || m.mediaType === 'call_log' || m.mediaType === 'unsupported') {
       throw new AppError(400, 'ERR_VALIDATION', { message: 'Esta mensagem não pode ser encaminhada', fields: [{ field: 'messageId', message: 'Esta mensagem não pode ser encaminhada' }] });
     }
   }

@@ -35,7 +35,8 @@ async function withMessage(e: InboundEvent & { waMessageId: string }, fn: (m: Me
 async function onMessage(e: Of<'message'>) {
   if (e.broadcast) return; // status broadcasts and newsletters (§2 step 2)
   if (e.chat.groupId && (await settingValue(e.companyId, 'CheckMsgIsGroup')) === 'enabled') return;
-  if (!(await connectionOf(e))) return; // the connection was deleted meanwhile
+  const connection = await connectionOf(e);
+  if (!connection) return; // the connection was deleted meanwhile
   // Our own messages come back as echoes: already stored under this id, so nothing changes (§1).
   const existing = await findMessage(e.companyId, e.waMessageId, e.connectionId);
   if (existing) {
@@ -45,7 +46,7 @@ async function onMessage(e: Of<'message'>) {
     }
     return;
   }
-  const contact = await findOrCreateContact(e.companyId, e.chat, { pushName: e.fromMe ? undefined : e.chat.name, connectionId: e.connectionId });
+  const contact = await findOrCreateContact(e.companyId, e.chat, { pushName: e.fromMe ? undefined : e.chat.name, connectionId: e.connectionId, ownNumber: connection.number });
   // A reply 1-3 to a rating request is recorded on the closed ticket and goes no further (§2 step 6).
   if (!e.fromMe && !e.chat.groupId) {
     const awaiting = await ticketAwaitingRating(e.companyId, e.connectionId, contact.id);
@@ -70,8 +71,10 @@ async function onMessage(e: Of<'message'>) {
     ack: e.fromMe ? ACK.SENT : ACK.DELIVERED,
     mediaType: e.mediaType ?? null,
     media: e.media ?? null,
+    mediaError: e.mediaError,
     quotedWaId: e.quotedWaId,
     participant: e.sender ? { number: e.sender.number, lid: e.sender.lid, name: e.sender.name } : null,
+    waKey: e.waKey,
     createdAt: new Date(e.timestamp).toISOString(),
     unread: !e.fromMe,
   });
@@ -83,7 +86,7 @@ async function onMessage(e: Of<'message'>) {
 async function onCall(e: Of<'call'>) {
   const connection = await connectionOf(e);
   if (!connection) return;
-  const contact = await findOrCreateContact(e.companyId, e.chat, { pushName: e.chat.name, connectionId: e.connectionId });
+  const contact = await findOrCreateContact(e.companyId, e.chat, { pushName: e.chat.name, connectionId: e.connectionId, ownNumber: connection.number });
   const { ticket } = await findOrCreateTicket(e.companyId, e.connectionId, contact);
   const stored = await storeMessage(ticket, {
     id: `call-${e.callId}`,
@@ -110,11 +113,16 @@ async function onSession(e: Of<'session'>) {
       qrcode: e.status === 'qrcode' || e.status === 'PAIRING' ? e.qrcode ?? '' : '',
       number: e.number,
       retries: e.retries,
+      statusEpoch: e.epoch,
       updatedAt: e.at,
+    }, e.epoch === undefined ? {} : {
+      // A report of an older owner of the shard (its socket closing after a handover) loses to the current one's.
+      condition: 'attribute_exists(PK) AND (attribute_not_exists(statusEpoch) OR statusEpoch <= :epoch)',
+      values: { ':epoch': e.epoch },
     });
     await publishSession(updated);
   } catch (err) {
-    if (!isConditionFailure(err)) throw err; // connection deleted: nothing to show
+    if (!isConditionFailure(err)) throw err; // connection deleted, or a stale owner's report: nothing to show
   }
 }
 

@@ -26,7 +26,7 @@ export async function senderNames(companyId: number, messages: Pick<MessageItem,
  * shows only that it was deleted (for everyone, as on WhatsApp: server-behaviour §7).
  */
 export async function toApiMessage(m: MessageItem, names?: Map<number, string>): Promise<ApiMessage> {
-  const { media, reactions, ...rest } = clean(m);
+  const { media, mediaError, reactions, waKey: _waKey, ...rest } = clean(m);
   const shown = m.isDeleted ? null : media;
   const userName = m.userId ? (names ?? (await senderNames(m.companyId, [m]))).get(m.userId) : undefined;
   return {
@@ -39,6 +39,8 @@ export async function toApiMessage(m: MessageItem, names?: Map<number, string>):
     fileName: shown?.fileName ? displayFileName(shown.fileName) : null,
     mimetype: shown?.mimetype ?? null,
     ptt: shown?.ptt ?? false,
+    // Why a customer's file is missing (inbound only); its name shown like the names above.
+    mediaError: mediaError && !m.isDeleted ? { ...mediaError, ...(mediaError.fileName ? { fileName: displayFileName(mediaError.fileName) } : {}) } : null,
     user: m.userId && userName ? { id: m.userId, name: userName } : null,
   };
 }
@@ -50,8 +52,10 @@ export interface NewMessage {
   ack: number;
   mediaType?: MediaType | null;
   media?: StoredMedia | null;
+  mediaError?: MessageItem['mediaError'];
   quotedWaId?: string;
   participant?: MessageItem['participant'];
+  waKey?: MessageItem['waKey'];
   userId?: number | null;
   createdAt: string;
   /** Counts as unread for the agents (inbound messages). */
@@ -61,6 +65,8 @@ export interface NewMessage {
 export const listBody = (body: string, mediaType?: MediaType | null) => {
   // A contact card's body is the vCard itself; lists show whose card it is.
   if (mediaType === 'contactMessage') return `👤 ${parseVcard(body).name ?? 'Contato'}`;
+  // The body names a WhatsApp type, not something to show in a list.
+  if (mediaType === 'unsupported') return MEDIA_PLACEHOLDER.unsupported!;
   return body || (mediaType ? MEDIA_PLACEHOLDER[mediaType] ?? '' : '');
 };
 
@@ -99,8 +105,10 @@ async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ mess
       ack: msg.ack,
       mediaType: msg.mediaType ?? null,
       media: msg.media ?? null,
+      ...(msg.mediaError ? { mediaError: msg.mediaError } : {}),
       quotedMsg: quoted ? { id: quoted.id, body: quoted.body, fromMe: quoted.fromMe, mediaType: quoted.mediaType } : null,
       participant: msg.participant ?? null,
+      ...(msg.waKey ? { waKey: msg.waKey } : {}),
       isDeleted: false,
       isEdited: false,
       reactions: [],

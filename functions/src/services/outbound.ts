@@ -69,7 +69,12 @@ export interface OutgoingMessage {
   vcard?: string;
 }
 
-export const peerOf = (contact: ContactItem) => (contact.isGroup ? { groupId: contact.number } : { number: contact.number, lid: contact.lid ?? undefined });
+/**
+ * Where to send to a contact: its group, else its number and LID. A contact known only by its LID
+ * (number '') is sent to by the LID (the session host's `jidOfPeer` falls back to it).
+ */
+export const peerOf = (contact: ContactItem) =>
+  contact.isGroup ? { groupId: contact.number } : { number: contact.number || undefined, lid: contact.lid ?? undefined };
 
 /**
  * Sends a message in a ticket (server-behaviour §1, DESIGN §6): stored first with our own WhatsApp

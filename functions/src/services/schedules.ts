@@ -439,7 +439,8 @@ export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome>
   const conn = await connectionFor(s, user);
   if (!conn) return fail(s, 'NO_CONNECTION');
   if (conn.status !== 'CONNECTED') return fail(s, 'CONNECTION_DOWN', { connection: conn.name });
-  if (!contact.isGroup) {
+  // A contact known only by its LID (no number yet) is on WhatsApp by definition: nothing to check.
+  if (!contact.isGroup && contact.number) {
     let exists = false;
     try {
       const check = await askSessionHost(s.companyId, conn.id, { op: 'checkNumber', number: contact.number });

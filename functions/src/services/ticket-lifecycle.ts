@@ -27,7 +27,7 @@ import { publish } from '../core/realtime.js';
 import { sendCommand } from '../core/commands.js';
 import type { Identity } from '../core/identity.js';
 import { defaultConnection } from './connections.js';
-import { sendInTicket } from './outbound.js';
+import { peerOf, sendInTicket } from './outbound.js';
 import { settingValue } from './settings.js';
 import { visibleTicket } from './conversation.js';
 import { getTicketItem, newTicketItem } from './tickets.js';
@@ -457,7 +457,7 @@ export async function markRead(t: TicketItem): Promise<TicketItem> {
       type: 'read',
       companyId: t.companyId,
       connectionId: t.whatsappId,
-      to: contact.isGroup ? { groupId: contact.number } : { number: contact.number, lid: contact.lid ?? undefined },
+      to: peerOf(contact),
       waMessageIds: unread.map((m) => m.id),
     }).catch((err) => log.warn('read receipts not sent', { err }));
   }

@@ -2,6 +2,7 @@ import type {
   Company,
   Connection,
   ContactFields,
+  InboundMediaError,
   MediaType,
   MessageFields,
   PlanFlag,
@@ -13,6 +14,7 @@ import type {
   StoredMedia,
   TagFields,
   TicketFields,
+  WaKey,
 } from '@balcao/shared';
 
 /**
@@ -201,9 +203,13 @@ export interface MessageItem extends MessageFields {
   SK: string;
   entity: 'message';
   media: StoredMedia | null;
+  /** An inbound file the session host did not store (too large, unobtainable); absent on older items. */
+  mediaError?: InboundMediaError | null;
   quotedMsg: QuotedSnapshot | null;
   /** One per sender: ours (`fromMe`, no sender) and each contact's (`sender` = number or LID). */
   reactions: MessageReaction[];
+  /** The WhatsApp key the session saw (inbound messages): replies, reactions and receipts are built from it. */
+  waKey?: WaKey | null;
 }
 
 export interface MessageReaction {

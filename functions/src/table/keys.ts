@@ -74,6 +74,8 @@ export const shardIndexKeys = (shard: number, cid: number, id: number) => ({ GSI
 export const shardPartition = (shard: number) => `SHARD#${shard}`;
 /** One connection's WhatsApp credentials and signal keys. */
 export const connectionAuthPartition = (cid: number, connectionId: number) => `C#${cid}#WAPP#${connectionId}#AUTH`;
+/** A message proto the session host keeps about a week (WhatsApp's retries, poll votes); one partition each, read by key. */
+export const messageProtoKey = (cid: number, connectionId: number, waMessageId: string) => ({ PK: `C#${cid}#WAPP#${connectionId}#PROTO#${waMessageId}`, SK: 'PROTO' });
 
 // ------------------------------------------------------------------ contacts
 

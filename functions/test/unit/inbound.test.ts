@@ -103,4 +103,15 @@ describe('receiving from WhatsApp (in-memory ports)', () => {
     expect(items(w, 'connection')[0]).toMatchObject({ status: 'CONNECTED', number: '5511999990000' });
     expect(w.ports.events(`company-${w.companyId}-whatsappSession`).at(-1)).toMatchObject({ action: 'update', session: { status: 'CONNECTED' } });
   });
+
+  it('a stale owner of the session (an older lease epoch) never overwrites the current owner\'s status (issue 17 §9)', async () => {
+    const w = await memoryWorld();
+    await w.ports.run(() => receiveInbound(event(w, { type: 'session', status: 'CONNECTED', number: '5511999990000', epoch: 8 })));
+    // The previous host's socket closes late, after the handover: 440 replaced.
+    await w.ports.run(() => receiveInbound(event(w, { type: 'session', status: 'DISCONNECTED', reason: 'replaced', epoch: 7 })));
+    expect(items(w, 'connection')[0]).toMatchObject({ status: 'CONNECTED', statusEpoch: 8 });
+    // The current owner's own later reports still land.
+    await w.ports.run(() => receiveInbound(event(w, { type: 'session', status: 'OPENING', epoch: 8 })));
+    expect(items(w, 'connection')[0]).toMatchObject({ status: 'OPENING' });
+  });
 });

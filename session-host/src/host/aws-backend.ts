@@ -1,16 +1,19 @@
 import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { Readable } from 'node:stream';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import { dynamo, s3Client, sqsClient } from '@balcao/functions';
 import { queryIndexAll } from '@balcao/functions';
 import { env } from '@balcao/functions';
-import { connectionAuthPartition, connectionKey, keys, shardPartition } from '@balcao/functions';
+import { connectionAuthPartition, connectionKey, keys, messageProtoKey, shardPartition } from '@balcao/functions';
 import { findMessage } from '@balcao/functions';
 import { toQueueBody, type InboundEvent } from '@balcao/shared';
 import { DynamoAuthStore } from './auth-store.js';
 import { sqsId } from './events.js';
 import type { ConnectionRecord, HostBackend, Lease, LeaseStore, ReceivedCommand, RpcOutcome } from './backend.js';
+import type { ProtoStore, StoredMessageRef } from '../provider.js';
 
 const required = (name: string) => {
   const v = process.env[name];
@@ -30,6 +33,10 @@ export interface AwsBackendOptions {
   queues?: { inbound: string; outbound: string[] };
 }
 const ttlOf = (epochMs: number) => Math.ceil(epochMs / 1000) + 3600;
+/** S3's smallest multipart part (the last may be smaller). */
+const MEDIA_PART_BYTES = 5 * 1024 * 1024;
+/** WhatsApp asks for a retry within days; a week covers a phone that was off over a weekend. */
+const PROTO_TTL_SECONDS = 7 * 24 * 3600;
 
 const ignoreConditionFailure = (err: unknown) => {
   if (!(err instanceof ConditionalCheckFailedException)) throw err;
@@ -51,21 +58,24 @@ export class DynamoLeaseStore implements LeaseStore {
     return keys.sessionHostsPartition(this.ns);
   }
 
-  async acquire(shard: number, owner: string, expiresAt: number, now: number): Promise<boolean> {
+  async acquire(shard: number, owner: string, expiresAt: number, now: number): Promise<{ epoch: number } | undefined> {
     try {
-      await dynamo().send(
-        new PutCommand({
+      // Lease items are never deleted (no ttl, a release only expires them): the epoch only grows.
+      const out = await dynamo().send(
+        new UpdateCommand({
           TableName: this.table,
-          Item: { ...this.key(shard), entity: 'lease', shard, owner, expiresAt, ttl: ttlOf(expiresAt) },
-          ConditionExpression: 'attribute_not_exists(PK) OR expiresAt < :now OR #o = :me',
-          ExpressionAttributeNames: { '#o': 'owner' },
-          ExpressionAttributeValues: { ':now': now, ':me': owner },
+          Key: this.key(shard),
+          UpdateExpression: 'SET #ent = :lease, #sh = :shard, #o = :me, #x = :e REMOVE #t ADD #ep :one',
+          ConditionExpression: 'attribute_not_exists(PK) OR #x < :now OR #o = :me',
+          ExpressionAttributeNames: { '#o': 'owner', '#t': 'ttl', '#ent': 'entity', '#sh': 'shard', '#x': 'expiresAt', '#ep': 'epoch' },
+          ExpressionAttributeValues: { ':now': now, ':me': owner, ':lease': 'lease', ':shard': shard, ':e': expiresAt, ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
         }),
       );
-      return true;
+      return { epoch: Number(out.Attributes?.epoch ?? 0) };
     } catch (err) {
       ignoreConditionFailure(err);
-      return false;
+      return undefined;
     }
   }
 
@@ -75,10 +85,10 @@ export class DynamoLeaseStore implements LeaseStore {
         new UpdateCommand({
           TableName: this.table,
           Key: this.key(shard),
-          UpdateExpression: 'SET expiresAt = :e, #t = :ttl',
+          UpdateExpression: 'SET expiresAt = :e',
           ConditionExpression: '#o = :me',
-          ExpressionAttributeNames: { '#o': 'owner', '#t': 'ttl' },
-          ExpressionAttributeValues: { ':e': expiresAt, ':me': owner, ':ttl': ttlOf(expiresAt) },
+          ExpressionAttributeNames: { '#o': 'owner' },
+          ExpressionAttributeValues: { ':e': expiresAt, ':me': owner },
         }),
       );
       return true;
@@ -91,12 +101,14 @@ export class DynamoLeaseStore implements LeaseStore {
   async release(shard: number, owner: string): Promise<void> {
     try {
       await dynamo().send(
-        new DeleteCommand({
+        new UpdateCommand({
           TableName: this.table,
           Key: this.key(shard),
+          // No owner any more: a renewal still in flight (owner = me) cannot bring the lease back.
+          UpdateExpression: 'SET expiresAt = :zero, #o = :nobody',
           ConditionExpression: '#o = :me',
           ExpressionAttributeNames: { '#o': 'owner' },
-          ExpressionAttributeValues: { ':me': owner },
+          ExpressionAttributeValues: { ':me': owner, ':zero': 0, ':nobody': '' },
         }),
       );
     } catch (err) {
@@ -234,6 +246,29 @@ export class AwsBackend implements HostBackend {
     await s3Client().send(new PutObjectCommand({ Bucket: env.mediaBucket, Key: key, Body: data, ContentType: contentType }));
   }
 
+  async putMediaStream(key: string, body: Readable, contentType: string, signal?: AbortSignal): Promise<void> {
+    const upload = new Upload({
+      client: s3Client(),
+      params: { Bucket: env.mediaBucket, Key: key, Body: body, ContentType: contentType },
+      // One part in flight beside the one being filled: about 10 MB held per file, whatever its size.
+      partSize: MEDIA_PART_BYTES,
+      queueSize: 1,
+      leavePartsOnError: false,
+    });
+    const abort = () => {
+      void upload.abort();
+      // Unblocks the part reader too: lib-storage aborts the multipart upload once it stops.
+      body.destroy(signal?.reason instanceof Error ? signal.reason : new Error('media upload aborted'));
+    };
+    if (signal?.aborted) abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      await upload.done();
+    } finally {
+      signal?.removeEventListener('abort', abort);
+    }
+  }
+
   async getMedia(key: string): Promise<Buffer> {
     const out = await s3Client().send(new GetObjectCommand({ Bucket: env.mediaBucket, Key: key }));
     return Buffer.from(await out.Body!.transformToByteArray());
@@ -243,8 +278,29 @@ export class AwsBackend implements HostBackend {
     return new DynamoAuthStore(connectionAuthPartition(companyId, connectionId));
   }
 
-  async getMessage(companyId: number, connectionId: number, waMessageId: string): Promise<{ body: string } | undefined> {
+  async getMessage(companyId: number, connectionId: number, waMessageId: string): Promise<StoredMessageRef | undefined> {
     const m = await findMessage(companyId, waMessageId, connectionId);
-    return m ? { body: m.body } : undefined;
+    if (!m) return undefined;
+    const participant = m.participant ? { number: m.participant.number ?? undefined, lid: m.participant.lid ?? undefined } : undefined;
+    return { body: m.body, fromMe: m.fromMe, ...(m.waKey ? { key: m.waKey } : {}), ...(participant ? { participant } : {}) };
+  }
+
+  protoStore(companyId: number, connectionId: number): ProtoStore {
+    const table = env.tableName;
+    return {
+      async put(waMessageId, data) {
+        await dynamo().send(
+          new PutCommand({
+            TableName: table,
+            Item: { ...messageProtoKey(companyId, connectionId, waMessageId), entity: 'waProto', data: Buffer.from(data), ttl: Math.floor(Date.now() / 1000) + PROTO_TTL_SECONDS },
+          }),
+        );
+      },
+      async get(waMessageId) {
+        const out = await dynamo().send(new GetCommand({ TableName: table, Key: messageProtoKey(companyId, connectionId, waMessageId) }));
+        const data = out.Item?.data as Uint8Array | undefined;
+        return data ? new Uint8Array(data) : undefined;
+      },
+    };
   }
 }

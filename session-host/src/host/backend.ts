@@ -1,4 +1,5 @@
-import type { AuthStore } from '../provider.js';
+import type { AuthStore, ProtoStore, StoredMessageRef } from '../provider.js';
+import type { Readable } from 'node:stream';
 import type { InboundEvent, RpcAnswer } from '@balcao/shared';
 
 /**
@@ -15,11 +16,15 @@ export interface Lease {
 }
 
 export interface LeaseStore {
-  /** Takes the lease when it is free, expired or already ours; false when another live task holds it. */
-  acquire(shard: number, owner: string, expiresAt: number, now: number): Promise<boolean>;
+  /**
+   * Takes the lease when it is free, expired or already ours; undefined when another live task
+   * holds it. The epoch grows with every take: what an owner reports carries it, so a report of an
+   * older owner (its socket closing after a handover) never overwrites the current one's.
+   */
+  acquire(shard: number, owner: string, expiresAt: number, now: number): Promise<{ epoch: number } | undefined>;
   /** Extends our lease; false when it is no longer ours (another task took it over). */
   renew(shard: number, owner: string, expiresAt: number): Promise<boolean>;
-  /** Gives the lease up at once (only if still ours) so another task takes the shard without waiting. */
+  /** Gives the lease up at once (only if still ours) so another task takes the shard without waiting; its epoch is kept. */
   release(shard: number, owner: string): Promise<void>;
   /** The current leases of the given shards (missing = never taken or released). */
   read(shards: number[]): Promise<Lease[]>;
@@ -71,8 +76,15 @@ export interface HostBackend {
   publishEvent(event: InboundEvent, groupId: string): Promise<void>;
   writeRpcAnswer(rpcId: string, outcome: RpcOutcome): Promise<void>;
   putMedia(key: string, data: Buffer, contentType: string): Promise<void>;
+  /**
+   * Stores a stream as it is read (S3: one PUT when it fits one part, else a multipart upload).
+   * When `body` errors or `signal` aborts it rejects and stores nothing (a started multipart upload
+   * is aborted, not left to the bucket's one-day cleanup).
+   */
+  putMediaStream(key: string, body: Readable, contentType: string, signal?: AbortSignal): Promise<void>;
   getMedia(key: string): Promise<Buffer>;
   authStore(companyId: number, connectionId: number): AuthStore;
-  getMessage(companyId: number, connectionId: number, waMessageId: string): Promise<{ body: string } | undefined>;
+  getMessage(companyId: number, connectionId: number, waMessageId: string): Promise<StoredMessageRef | undefined>;
+  protoStore(companyId: number, connectionId: number): ProtoStore;
   close?(): void;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { Transform, pipeline } from 'node:stream';
 import { inboundEventSchema, storedContentType, type InboundEvent, type SessionStatus, type StoredMedia } from '@balcao/shared';
 import type { Logger, ProviderEvent, SessionContext } from '../provider.js';
 import type { HostBackend } from './backend.js';
@@ -69,9 +70,12 @@ export function createContext(opts: {
   pairingNumber?: string;
   log: Logger;
   state: SessionState;
+  /** The shard lease's epoch (see LeaseStore.acquire). */
+  epoch?: number;
 }): SessionContext {
   const { backend, companyId, connectionId, log, state } = opts;
   const target = { companyId, connectionId };
+  const mediaKey = (mimetype: string, fileName?: string) => `c/${companyId}/media/${connectionId}/${randomUUID()}.${mediaExtension(mimetype, fileName)}`;
   return {
     companyId,
     connectionId,
@@ -87,15 +91,31 @@ export function createContext(opts: {
         log.debug({ status: event.status }, 'session status while stopping not published');
         return;
       }
-      await publish(backend, target, event);
+      await publish(backend, target, event.type === 'session' && opts.epoch !== undefined ? { ...event, epoch: opts.epoch } : event);
     },
     async storeMedia(data, mimetype, fileName): Promise<StoredMedia> {
-      const key = `c/${companyId}/media/${connectionId}/${randomUUID()}.${mediaExtension(mimetype, fileName)}`;
+      const key = mediaKey(mimetype, fileName);
       // Stored inert (issue 16 §3): a customer's HTML or SVG downloads, never runs; the event keeps the type.
       await backend.putMedia(key, data, storedContentType(mimetype));
       return { key, mimetype, fileName, size: data.length };
     },
+    async storeMediaStream(data, mimetype, fileName, opts): Promise<StoredMedia> {
+      const key = mediaKey(mimetype, fileName);
+      let size = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          size += chunk.length;
+          done(null, chunk);
+        },
+      });
+      // pipeline, not pipe: an upload that gives up destroys the download too, and a failed download
+      // fails the upload (its error reaches the upload through the counter).
+      const body = pipeline(data, counter, () => undefined);
+      await backend.putMediaStream(key, body, storedContentType(mimetype), opts?.signal);
+      return { key, mimetype, fileName, size };
+    },
     readMedia: (key) => backend.getMedia(key),
     getMessage: (waMessageId) => backend.getMessage(companyId, connectionId, waMessageId),
+    protos: backend.protoStore(companyId, connectionId),
   };
 }

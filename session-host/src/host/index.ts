@@ -60,8 +60,8 @@ export async function startSessionHost(opts: SessionHostOptions): Promise<Sessio
     leaseMs,
     tickMs: opts.scanMs ?? Math.max(50, Math.round(leaseMs / 6)),
     log,
-    async onAcquired(shard) {
-      const runner = new ShardRunner(shard, { backend, providers: opts.providers, log, reconnectWaitMs: opts.reconnectWaitMs });
+    async onAcquired(shard, epoch) {
+      const runner = new ShardRunner(shard, { backend, providers: opts.providers, log, reconnectWaitMs: opts.reconnectWaitMs, epoch });
       runners.set(shard, runner);
       // Sessions start in the background: a slow connection must not hold up the lease scan.
       runner.start().catch((err) => log.error({ shard, err: errorText(err) }, 'shard start failed'));

@@ -11,7 +11,7 @@ export interface LeaseKeeperOptions {
   tickMs: number;
   log: Logger;
   /** The shard is ours: start its sessions. */
-  onAcquired(shard: number): Promise<void>;
+  onAcquired(shard: number, epoch: number): Promise<void>;
   /** The shard is no longer ours (or is being given up): stop its sessions, never logging out. */
   onLost(shard: number, why: 'taken' | 'unconfirmed' | 'rebalance' | 'shutdown'): Promise<void>;
   now?: () => number;
@@ -102,11 +102,12 @@ export class LeaseKeeper {
     for (const shard of wanted) {
       if (this.stopped) return;
       const expiresAt = this.now() + leaseMs;
-      if (!(await store.acquire(shard, taskId, expiresAt, this.now()))) continue;
+      const taken = await store.acquire(shard, taskId, expiresAt, this.now());
+      if (!taken) continue;
       this.owned.set(shard, { expiresAt, renewedAt: this.now() });
       this.freeScans.set(shard, 0);
-      log.info({ shard, expiresAt }, 'lease taken');
-      await this.o.onAcquired(shard).catch((err) => log.error({ shard, err: errorText(err) }, 'starting the shard failed'));
+      log.info({ shard, expiresAt, epoch: taken.epoch }, 'lease taken');
+      await this.o.onAcquired(shard, taken.epoch).catch((err) => log.error({ shard, err: errorText(err) }, 'starting the shard failed'));
     }
 
     // Hand one shard over when another live task is below its share (one per scan: no stampede).

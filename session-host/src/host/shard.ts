@@ -77,7 +77,14 @@ export class ShardRunner {
 
   constructor(
     readonly shard: number,
-    private readonly o: { backend: HostBackend; providers: Providers; log: Logger; reconnectWaitMs?: number },
+    private readonly o: {
+      backend: HostBackend;
+      providers: Providers;
+      log: Logger;
+      reconnectWaitMs?: number;
+      /** The shard lease's epoch while this task holds it: carried by every status this shard reports. */
+      epoch?: number;
+    },
   ) {
     this.log = withFields(o.log, { shard });
   }
@@ -166,7 +173,7 @@ export class ShardRunner {
     if (!provider) throw new Error(`no provider ${conn.provider}`);
     const state: SessionState = { quiet: false };
     const log = withFields(this.o.log, { shard: this.shard, connectionId: conn.id, provider: conn.provider });
-    const ctx = createContext({ backend: this.o.backend, companyId: conn.companyId, connectionId: conn.id, pairingNumber, log, state });
+    const ctx = createContext({ backend: this.o.backend, companyId: conn.companyId, connectionId: conn.id, pairingNumber, log, state, epoch: this.o.epoch });
     if (freshCredentials) await ctx.auth.clear();
     slot.companyId = conn.companyId;
     slot.session = provider.create(ctx);
@@ -325,7 +332,7 @@ export class ShardRunner {
       case 'stop': {
         await this.stopSession(slot, 'command');
         // Recorded as DISCONNECTED so the connection stays down, across restarts too, until started.
-        if (await exists()) await publish(this.o.backend, target, { type: 'session', status: 'DISCONNECTED', reason: 'stopped' });
+        if (await exists()) await publish(this.o.backend, target, { type: 'session', status: 'DISCONNECTED', reason: 'stopped', epoch: this.o.epoch });
         log.info('stopped');
         return 'done';
       }

@@ -125,7 +125,7 @@ async function queueDepth(url: string) {
   return Number(out.Attributes?.ApproximateNumberOfMessages ?? 0) + Number(out.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
 }
 
-const lease = (shard: number, namespace = ns) => getItem<{ owner: string; expiresAt: number }>({ PK: `LEASE#${namespace}${shard}`, SK: 'LEASE' }, true);
+const lease = (shard: number, namespace = ns) => getItem<{ owner: string; expiresAt: number; epoch: number }>({ PK: `LEASE#${namespace}${shard}`, SK: 'LEASE' }, true);
 
 beforeAll(async () => {
   const make = async (name: string) =>
@@ -159,8 +159,14 @@ describe('session host on the local services', () => {
 
     await a.stop();
     hosts.splice(hosts.indexOf(a), 1);
-    for (let s = 0; s < SHARDS; s++) expect(await lease(s)).toBeUndefined();
+    // Released: expired at once, the item kept so its epoch only grows (issue 17 §9).
+    for (let s = 0; s < SHARDS; s++) expect(await lease(s)).toMatchObject({ expiresAt: 0 });
     expect(providers.sandbox.of(live)!.calls).toEqual(['start', 'stop']);
+    const b = await start('it-b');
+    expect(b.ownedShards()).toEqual([0, 1, 2]);
+    expect((await lease(SHARD))!.epoch).toBe(first!.epoch + 1);
+    await b.stop();
+    hosts.splice(hosts.indexOf(b), 1);
   });
 
   it('a second task takes the shards over after the first dies (lease expiry) and at once after a SIGTERM-style stop', async () => {

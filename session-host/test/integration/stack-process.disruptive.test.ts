@@ -10,7 +10,7 @@ Object.assign(process.env, env);
 
 const { waitFor } = await import('../host-fakes.js');
 const { getItem } = await import('../../../functions/src/core/db.js');
-const lease = (shard: number) => getItem<{ owner: string; expiresAt: number }>({ PK: `LEASE#${shard}`, SK: 'LEASE' }, true);
+const lease = (shard: number) => getItem<{ owner: string; expiresAt: number; epoch: number }>({ PK: `LEASE#${shard}`, SK: 'LEASE' }, true);
 
 describe("the stack's session host process", () => {
   it('answers health, stops with SIGTERM releasing its leases, and starts again', async () => {
@@ -22,13 +22,16 @@ describe("the stack's session host process", () => {
     const stopped = await fetch(`${endpoints.sandboxUrl}/_local/session-host/stop`, { method: 'POST' });
     expect(await stopped.json()).toEqual({ pid: 0 });
     await expect(fetch(endpoints.sessionHostUrl!)).rejects.toThrow();
-    expect(await lease(0)).toBeUndefined();
-    expect(await lease(1)).toBeUndefined();
+    // Released (expired at once; the item and its epoch stay).
+    const released = await lease(0);
+    expect(released).toMatchObject({ expiresAt: 0 });
+    expect(await lease(1)).toMatchObject({ expiresAt: 0 });
 
     const started = await fetch(`${endpoints.sandboxUrl}/_local/session-host/start`, { method: 'POST' });
     expect(((await started.json()) as { pid: number }).pid).toBeGreaterThan(0);
     const shardsNow = async () => ((await (await fetch(endpoints.sessionHostUrl!)).json()) as { shards: number[] }).shards;
     await waitFor(async () => (await shardsNow()).length === 2, 10_000, 'shards taken again');
     expect((await lease(0))?.owner).toBe('local-session-host');
+    expect((await lease(0))?.epoch).toBeGreaterThan(released!.epoch);
   });
 });

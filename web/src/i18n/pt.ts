@@ -434,6 +434,7 @@ const pt = {
     openLocation: 'Ver localização no mapa',
     startConversation: 'Iniciar conversa',
     call: 'Chamada de voz/vídeo',
+    unsupported: 'Mensagem não suportada: {{type}}',
     forwardTitle: 'Encaminhar mensagem',
     forwarded: 'Mensagem encaminhada.',
     openForwarded: 'Abrir atendimento',
@@ -448,6 +449,10 @@ const pt = {
     you: 'Você',
     contactCard: 'Contato',
     goToQuoted: 'Ir para a mensagem citada',
+    mediaTooLarge: 'Arquivo grande demais para receber ({{size}}). Peça ao cliente que envie por outro meio.',
+    mediaTooLargeOver: 'Arquivo grande demais para receber (mais de {{limit}}). Peça ao cliente que envie por outro meio.',
+    mediaTooLargeAny: 'Arquivo grande demais para receber. Peça ao cliente que envie por outro meio.',
+    mediaUnavailable: 'Não foi possível receber este arquivo. Peça ao cliente que o envie novamente.',
   },
   composer: {
     placeholder: 'Digite uma mensagem',
@@ -616,6 +621,8 @@ const pt = {
     id: 'ID',
     name: 'Nome',
     number: 'Número',
+    /** A contact WhatsApp names only by its LID until it tells the number (issue 17). */
+    noNumber: 'Contato sem número',
     whatsapp: 'WhatsApp',
     email: 'Email',
     createdAt: 'Criado em',

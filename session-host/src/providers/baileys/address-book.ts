@@ -6,10 +6,16 @@ const ADDRESS_BOOK_SAVE_MS = 5_000;
 /**
  * The names the phone's owner saved for contacts (number → name), learned from contact and history
  * events. Kept in the session's auth store so the next session has them before WhatsApp resends them.
+ * One JSON value however many contacts: past the item limit (about 8 000 names) the store keeps it
+ * in chunks and swaps them in at once (host/auth-store.ts).
  */
 export class AddressBook {
   private map?: Map<string, string>;
   private timer?: NodeJS.Timeout;
+  /** Names learned since the last save that landed. */
+  private dirty = false;
+  /** Saves run one after another, so an older book never lands after a newer one. */
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: SessionContext) {}
 
@@ -23,23 +29,52 @@ export class AddressBook {
     const book = (this.map ??= new Map());
     if (book.get(number) === name) return;
     book.set(number, name);
-    // Contacts arrive in bursts (app state sync): one write per burst.
-    if (!this.timer) {
-      this.timer = setTimeout(() => void this.save().catch((err) => this.ctx.log.warn({ err }, 'baileys: address book not saved')), ADDRESS_BOOK_SAVE_MS);
-      this.timer.unref?.();
-    }
+    this.dirty = true;
+    this.schedule();
   }
 
-  async save(): Promise<void> {
-    if (!this.timer) return;
+  /** Contacts arrive in bursts (app state sync): one write per burst. */
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // A failed save is tried again with the next burst's timer, so no name waits for a new contact.
+      void this.save().then((ok) => ok || this.schedule());
+    }, ADDRESS_BOOK_SAVE_MS);
+    this.timer.unref?.();
+  }
+
+  /**
+   * Writes the names not saved yet (the burst timer, and the session stopping). Never rejects: the
+   * address book must not keep a session from stopping; `false` tells that the write failed.
+   */
+  save(): Promise<boolean> {
+    const run = this.saving.then(() => this.write());
+    this.saving = run.then(() => undefined);
+    return run;
+  }
+
+  private async write(): Promise<boolean> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.map) await this.ctx.auth.set({ [ADDRESS_BOOK_KEY]: JSON.stringify(Object.fromEntries(this.map)) });
+    if (!this.dirty || !this.map) return true;
+    this.dirty = false;
+    const map = this.map;
+    try {
+      await this.ctx.auth.set({ [ADDRESS_BOOK_KEY]: JSON.stringify(Object.fromEntries(map)) });
+      return true;
+    } catch (err) {
+      // Still unsaved, unless the book was reset (wiped) meanwhile.
+      if (this.map === map) this.dirty = true;
+      this.ctx.log.warn({ err }, 'baileys: address book not saved');
+      return false;
+    }
   }
 
   /** After the credentials are wiped (the store is empty): start from no names. */
   reset(): void {
     this.map = new Map();
+    this.dirty = false;
     clearTimeout(this.timer);
     // Names learned after the wipe must schedule their own save.
     this.timer = undefined;

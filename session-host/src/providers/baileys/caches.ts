@@ -39,3 +39,30 @@ export class RecentSet {
     this.items.delete(k);
   }
 }
+
+/** A map that forgets its least recently set entries past `max` (learned facts a session can ask again). */
+export class BoundedMap<K, V> {
+  private map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get size() {
+    return this.map.size;
+  }
+  get(k: K): V | undefined {
+    return this.map.get(k);
+  }
+  has(k: K): boolean {
+    return this.map.has(k);
+  }
+  set(k: K, v: V): this {
+    this.map.delete(k);
+    this.map.set(k, v);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
+    return this;
+  }
+  delete(k: K): boolean {
+    return this.map.delete(k);
+  }
+  clear(): void {
+    this.map.clear();
+  }
+}

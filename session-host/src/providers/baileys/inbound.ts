@@ -1,5 +1,10 @@
 import { createHash } from 'node:crypto';
 import {
+  decryptPollVote,
+  getKeyAuthor,
+  jidNormalizedUser,
+  normalizeMessageContent,
+  proto,
   WAMessageStubType,
   type BaileysEventMap,
   type Contact,
@@ -11,13 +16,20 @@ import {
 } from '@whiskeysockets/baileys';
 import type { ProviderEvent, SessionContext } from '../../provider.js';
 import type { AddressBook } from './address-book.js';
-import { RecentSet } from './caches.js';
-import { ackOfReceipt, ackOfStatus, classify, isBroadcastJid, isJidGroup, peerOfJids, textOf, timestampMs } from './convert.js';
+import { BoundedMap, RecentSet } from './caches.js';
+import { receiveMedia } from './media.js';
+import { ackOfReceipt, ackOfStatus, classify, isBroadcastJid, isJidGroup, peerOfJids, pollOf, textOf, timestampMs } from './convert.js';
 import type { BaileysLogger } from './logger.js';
 import type { PeerDirectory } from './peers.js';
 import type { BaileysSocket, SessionOptions } from './socket.js';
 
 const short = (s: string) => createHash('sha1').update(s).digest('hex').slice(0, 16);
+
+/** 250 ms doubling to 30 s, with jitter so a task's sessions do not retry in step. */
+export const publishBackoff = (attempt: number) => {
+  const step = Math.min(30_000, 250 * 2 ** (attempt - 1));
+  return Math.round(step / 2 + Math.random() * (step / 2));
+};
 
 /**
  * Baileys' inbound events (messages, reactions, edits, deletes, acks, calls, contacts, history)
@@ -25,7 +37,8 @@ const short = (s: string) => createHash('sha1').update(s).digest('hex').slice(0,
  */
 export class InboundEvents {
   private emitted = new RecentSet(5_000);
-  private knownContacts = new Map<string, { name?: string; pictureUrl?: string | null }>();
+  /** What was last published per contact (only changes go out); bounded: a forgotten one is published again once. */
+  private knownContacts = new BoundedMap<string, { name?: string; pictureUrl?: string | null }>(20_000);
 
   constructor(
     private readonly ctx: SessionContext,
@@ -33,6 +46,8 @@ export class InboundEvents {
     private readonly logger: BaileysLogger,
     private readonly peers: PeerDirectory,
     private readonly book: AddressBook,
+    /** Whether the session still runs (publishing is retried until it stops). */
+    private readonly running: () => boolean = () => true,
   ) {}
 
   private async publish(e: ProviderEvent & { eventId: string }): Promise<void> {
@@ -43,16 +58,20 @@ export class InboundEvents {
     const event = { ...e, eventId: `b${this.ctx.connectionId}:${e.eventId}` };
     if (this.emitted.has(event.eventId)) return;
     this.emitted.add(event.eventId);
+    // WhatsApp was already told we received it (Baileys sends the receipt before emitting): the
+    // queue is now its only way to the ticket, so it is retried for as long as the session runs.
     for (let attempt = 1; ; attempt++) {
       try {
         await this.ctx.emit(event);
         return;
       } catch (err) {
-        if (attempt >= 3) {
+        const invalid = (err as { name?: string } | undefined)?.name === 'ZodError';
+        if (invalid || !this.running()) {
           this.emitted.delete(event.eventId);
           throw err;
         }
-        await new Promise((r) => setTimeout(r, 250 * attempt));
+        if (attempt === 3) this.ctx.log.warn({ err, eventId: event.eventId }, 'baileys: the inbound queue refuses events; retrying until it takes them');
+        await new Promise((r) => setTimeout(r, publishBackoff(attempt)));
       }
     }
   }
@@ -88,24 +107,76 @@ export class InboundEvents {
       ...(sender ? { sender } : {}),
       fromMe: !!key.fromMe,
       timestamp: timestampMs(msg.messageTimestamp),
-      ...(c.quotedWaId ? { quotedWaId: c.quotedWaId } : {}),
+      // Replies, reactions and read receipts need the key exactly as WhatsApp gave it (a group's author).
+      waKey: { remoteJid: jid, ...(key.participant ? { participant: key.participant } : {}), fromMe: !!key.fromMe },
+      ...(c.kind !== 'pollVote' && c.quotedWaId ? { quotedWaId: c.quotedWaId } : {}),
     };
+    if (c.kind === 'pollVote') {
+      const body = await this.pollVoteText(msg, c.pollKey, c.vote, sock);
+      if (body === undefined) await this.publish({ ...base, body: 'pollUpdateMessage', mediaType: 'unsupported' });
+      else await this.publish({ ...base, body, quotedWaId: c.pollKey.id! });
+      return;
+    }
+    if (c.kind === 'unsupported') {
+      this.ctx.log.info({ id: key.id, type: c.type }, 'baileys: unsupported message shown as a placeholder');
+      await this.publish({ ...base, body: c.type, mediaType: 'unsupported' });
+      return;
+    }
+    // A poll's votes are encrypted with its secret: kept so they can be read when they come.
+    if (pollOf(normalizeMessageContent(msg.message))) await this.keepProto(key.id, msg.message!);
     if (c.kind === 'media') {
-      let media;
-      try {
-        const data = await this.opts.downloadMedia(msg, sock, this.logger);
-        // Stored before the event that names it is published (§2 "media first").
-        const stored = await this.ctx.storeMedia(data, c.mimetype, c.fileName);
-        media = c.ptt ? { ...stored, ptt: true } : stored;
-      } catch (err) {
-        // The message still counts; the agent sees it without the file rather than not at all.
-        this.ctx.log.warn({ err, id: key.id }, 'baileys: media download failed');
-      }
-      await this.publish({ ...base, body: c.body, mediaType: c.mediaType, ...(media ? { media } : {}) });
+      // Within the size and time limits, streamed to storage before the event that names it is
+      // published (§2 "media first"); else a note for the agent. The message counts either way.
+      // A wrapped kind (a Lottie sticker) downloads as the message it wraps.
+      const message = c.content ? { ...msg, message: c.content } : msg;
+      const { media, mediaError } = await receiveMedia({ message, sock, logger: this.logger, ctx: this.ctx, download: this.opts.downloadMedia, mimetype: c.mimetype, fileName: c.fileName });
+      await this.publish({
+        ...base,
+        body: c.body,
+        mediaType: c.mediaType,
+        ...(media ? { media: c.ptt ? { ...media, ptt: true } : media } : {}),
+        ...(mediaError ? { mediaError } : {}),
+      });
       return;
     }
     const mediaType = c.kind === 'location' ? 'locationMessage' : c.kind === 'contact' ? 'contactMessage' : undefined;
     await this.publish({ ...base, body: c.body, ...(mediaType ? { mediaType } : {}) });
+  }
+
+  private async keepProto(id: string, message: proto.IMessage): Promise<void> {
+    try {
+      await this.ctx.protos.put(id, proto.Message.encode(message).finish());
+    } catch (err) {
+      // Only its votes would be unreadable: not worth holding the chat.
+      this.ctx.log.warn({ err, id }, 'baileys: poll not kept');
+    }
+  }
+
+  /**
+   * A vote as text: the options chosen, quoting the poll; `—` when the voter withdrew. Undefined
+   * when the poll is unknown (older than a week, or created elsewhere): the vote cannot be read.
+   */
+  private async pollVoteText(msg: WAMessage, pollKey: proto.IMessageKey, vote: proto.Message.IPollEncValue, sock: BaileysSocket): Promise<string | undefined> {
+    const data = await this.ctx.protos.get(pollKey.id!).catch(() => undefined);
+    const poll = data ? proto.Message.decode(data) : undefined;
+    const secret = poll?.messageContextInfo?.messageSecret;
+    const options = pollOf(poll)?.options ?? [];
+    if (!poll || !secret) return undefined;
+    const meId = jidNormalizedUser(sock.user?.id ?? '');
+    try {
+      const decrypted = decryptPollVote(vote as { encPayload: Uint8Array; encIv: Uint8Array }, {
+        pollCreatorJid: getKeyAuthor(pollKey, meId),
+        pollMsgId: pollKey.id!,
+        pollEncKey: secret,
+        voterJid: getKeyAuthor(msg.key, meId),
+      });
+      const byHash = new Map(options.map((o) => [createHash('sha256').update(o.optionName ?? '').digest('hex'), o.optionName ?? '']));
+      const chosen = (decrypted.selectedOptions ?? []).map((h) => byHash.get(Buffer.from(h).toString('hex')) ?? '?');
+      return `🗳️ ${chosen.length ? chosen.join(', ') : '—'}`;
+    } catch (err) {
+      this.ctx.log.warn({ err, id: msg.key.id }, 'baileys: poll vote not decrypted');
+      return undefined;
+    }
   }
 
   /** `reactionKey` is the reaction message's own key (its chat and author, our perspective). */

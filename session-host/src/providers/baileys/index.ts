@@ -1,8 +1,10 @@
-import makeWASocket, { downloadMediaMessage, fetchLatestWaWebVersion, type UserFacingSocketConfig, type WAVersion } from '@whiskeysockets/baileys';
+import makeWASocket, { type UserFacingSocketConfig, type WAVersion } from '@whiskeysockets/baileys';
 import type { Provider, SessionContext } from '../../provider.js';
 import { toOggOpus } from './audio.js';
+import { downloadMedia } from './media.js';
 import { BaileysSession } from './session.js';
 import type { BaileysSocket, SessionOptions, SocketFactory } from './socket.js';
+import { WaVersionSource } from './version.js';
 
 export { BaileysSession, backoffDelay, BACKOFF_BASE_MS, BACKOFF_CAP_MS } from './session.js';
 export type { BaileysSocket, SocketFactory } from './socket.js';
@@ -13,24 +15,12 @@ export interface BaileysProviderOptions extends Partial<SessionOptions> {
   version?: WAVersion;
 }
 
-let latestVersion: Promise<WAVersion | undefined> | undefined;
-
-/** WhatsApp refuses clients that announce an outdated version (405); ask once per process. */
-function currentVersion(): Promise<WAVersion | undefined> {
-  latestVersion ??= fetchLatestWaWebVersion({ signal: AbortSignal.timeout(5_000) })
-    .then((r) => (r.isLatest ? (r.version as WAVersion) : undefined))
-    .catch(() => undefined)
-    .then((v) => {
-      // A failed lookup is not remembered: the next connection asks again (Baileys' own until then).
-      if (!v) latestVersion = undefined;
-      return v;
-    });
-  return latestVersion;
-}
+/** One per process: every session announces the same current version. */
+export const waVersion = new WaVersionSource();
 
 function realSocketFactory(version?: WAVersion): SocketFactory {
   return async (config: UserFacingSocketConfig) => {
-    const v = version ?? (await currentVersion());
+    const v = version ?? (await waVersion.current());
     return makeWASocket({ ...config, ...(v ? { version: v } : {}) }) satisfies BaileysSocket;
   };
 }
@@ -38,13 +28,12 @@ function realSocketFactory(version?: WAVersion): SocketFactory {
 export function createBaileysProvider(options: BaileysProviderOptions = {}): Provider {
   const opts: SessionOptions = {
     makeSocket: options.makeSocket ?? realSocketFactory(options.version),
-    downloadMedia:
-      options.downloadMedia ??
-      ((message, sock, logger) =>
-        // Expired media URLs are asked again from the phone through the socket.
-        downloadMediaMessage(message, 'buffer', {}, { logger, reuploadRequest: (m) => sock.updateMediaMessage(m) })),
+    // A stream, never the whole file in memory; an expired file is asked again from the phone.
+    downloadMedia: options.downloadMedia ?? downloadMedia,
     transcodeVoice: options.transcodeVoice ?? ((audio) => toOggOpus(audio)),
     qrLimit: options.qrLimit ?? 5,
+    pairingCodeMs: options.pairingCodeMs ?? 3 * 60_000,
+    versionRejected: options.versionRejected ?? (options.makeSocket ? undefined : () => waVersion.invalidate()),
     random: options.random ?? Math.random,
     stableAfterMs: options.stableAfterMs ?? 60_000,
     // Shown in the phone's "Linked devices" list; the platform must be one WhatsApp knows.

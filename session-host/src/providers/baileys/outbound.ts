@@ -1,4 +1,4 @@
-import type { AnyMessageContent, MiscMessageGenerationOptions } from '@whiskeysockets/baileys';
+import { proto, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessageKey } from '@whiskeysockets/baileys';
 import { normalizeNumber, type Peer } from '@balcao/shared';
 import type { SendCommand, SessionContext } from '../../provider.js';
 import { RecentSet } from './caches.js';
@@ -16,9 +16,28 @@ export class OutboundCommands {
     private readonly peers: PeerDirectory,
   ) {}
 
-  /** Whether a message id is ours: sent by this session, else WhatsApp Web's id prefix. */
-  private isOurs(id: string): boolean {
-    return this.sentIds.has(id) || id.startsWith('3EB0');
+  /**
+   * A stored message's WhatsApp key: as the session saw it when it arrived (its chat jid, its
+   * group author, whether it is ours), else rebuilt from what the table knows. Never guessed from
+   * the id (a customer on WhatsApp Web has ids like ours; a message typed on our phone does not).
+   */
+  private async keyOf(id: string, chatJid: string): Promise<WAMessageKey> {
+    const stored = await this.ctx.getMessage(id).catch(() => undefined);
+    if (stored?.key) {
+      const { remoteJid, participant, fromMe } = stored.key;
+      return { remoteJid, id, fromMe, ...(participant && !fromMe ? { participant } : {}) };
+    }
+    const fromMe = stored ? stored.fromMe : this.sentIds.has(id);
+    const participant = !fromMe && isJidGroup(chatJid) && stored?.participant ? await this.authorJid(chatJid, stored.participant) : undefined;
+    return { remoteJid: chatJid, id, fromMe, ...(participant ? { participant } : {}) };
+  }
+
+  /** A group author's jid as the group addresses its members (LID-addressed groups by LID). */
+  private async authorJid(groupJid: string, author: { number?: string; lid?: string }): Promise<string | undefined> {
+    const byLid = (await this.peers.group(groupJid))?.addressingMode === 'lid';
+    if (byLid && author.lid) return jidOfPeer({ lid: author.lid });
+    if (author.number || author.lid) return jidOfPeer({ number: author.number, lid: author.lid });
+    return undefined;
   }
 
   async send(sock: BaileysSocket, cmd: SendCommand): Promise<{ timestamp: number }> {
@@ -27,18 +46,24 @@ export class OutboundCommands {
     if (isJidGroup(jid)) await this.peers.group(jid);
     const options: MiscMessageGenerationOptions = { messageId: cmd.waMessageId };
     if (cmd.quotedWaId) {
-      const stored = await this.ctx.getMessage(cmd.quotedWaId);
+      const stored = await this.ctx.getMessage(cmd.quotedWaId).catch(() => undefined);
       // Without the quoted body the reply still goes out, only unquoted.
       if (stored) {
+        const kept = await this.ctx.protos.get(cmd.quotedWaId).catch(() => undefined);
         options.quoted = {
-          key: { remoteJid: jid, id: cmd.quotedWaId, fromMe: this.isOurs(cmd.quotedWaId) },
-          message: { conversation: stored.body },
+          key: await this.keyOf(cmd.quotedWaId, jid),
+          message: kept ? proto.Message.decode(kept) : { conversation: stored.body },
         };
       }
     }
     const content = await this.content(cmd);
     const sent = await sock.sendMessage(jid, content, options);
     this.sentIds.add(cmd.waMessageId);
+    // Kept for WhatsApp's retry requests (a phone that could not decrypt asks again, up to days
+    // later): the proto re-encrypts as it was, media included. The send itself already happened.
+    if (sent?.message) {
+      await this.ctx.protos.put(cmd.waMessageId, proto.Message.encode(sent.message).finish()).catch((err) => this.ctx.log.warn({ err, id: cmd.waMessageId }, 'baileys: sent message not kept for retries'));
+    }
     return { timestamp: sent?.messageTimestamp ? timestampMs(sent.messageTimestamp) : Date.now() };
   }
 
@@ -69,23 +94,25 @@ export class OutboundCommands {
 
   async markRead(sock: BaileysSocket, to: Peer, waMessageIds: string[]): Promise<void> {
     const remoteJid = jidOfPeer(to);
-    await sock.readMessages(waMessageIds.map((id) => ({ remoteJid, id, fromMe: false })));
+    // A group's receipts name each message's author: WhatsApp tells that author, not the group.
+    const keys = await Promise.all(waMessageIds.map((id) => this.keyOf(id, remoteJid)));
+    await sock.readMessages(keys.filter((k) => !k.fromMe));
   }
 
   async edit(sock: BaileysSocket, to: Peer, waMessageId: string, body: string): Promise<void> {
-    const remoteJid = jidOfPeer(to);
-    await sock.sendMessage(remoteJid, { text: body, edit: { remoteJid, id: waMessageId, fromMe: true } });
+    const key = await this.keyOf(waMessageId, jidOfPeer(to));
+    await sock.sendMessage(key.remoteJid!, { text: body, edit: { ...key, fromMe: true } });
   }
 
   async delete(sock: BaileysSocket, to: Peer, waMessageId: string): Promise<void> {
-    const remoteJid = jidOfPeer(to);
+    const key = await this.keyOf(waMessageId, jidOfPeer(to));
     // For everyone (a revoke), not just on this device.
-    await sock.sendMessage(remoteJid, { delete: { remoteJid, id: waMessageId, fromMe: true } });
+    await sock.sendMessage(key.remoteJid!, { delete: { ...key, fromMe: true } });
   }
 
   async react(sock: BaileysSocket, to: Peer, waMessageId: string, emoji: string): Promise<void> {
-    const remoteJid = jidOfPeer(to);
-    await sock.sendMessage(remoteJid, { react: { text: emoji, key: { remoteJid, id: waMessageId, fromMe: this.isOurs(waMessageId) } } });
+    const key = await this.keyOf(waMessageId, jidOfPeer(to));
+    await sock.sendMessage(key.remoteJid!, { react: { text: emoji, key } });
   }
 
   async rejectCall(sock: BaileysSocket, callId: string, from: Peer): Promise<void> {

@@ -1,10 +1,16 @@
 import type { GroupMetadata, WAMessageKey } from '@whiskeysockets/baileys';
 import type { Peer } from '@balcao/shared';
 import type { Logger } from '../../provider.js';
+import { BoundedMap } from './caches.js';
 import { groupIdOf, idsOfJid, isJidGroup, peerOfJids } from './convert.js';
 import type { BaileysSocket } from './socket.js';
 
 const GROUP_TTL_MS = 5 * 60_000;
+/**
+ * Bounds of what a session remembers (issue 17 §12): the busiest accounts talk to tens of thousands
+ * of people; what falls out is asked again (Baileys' LID store, group metadata).
+ */
+export const PEER_LIMITS = { pairs: 20_000, groups: 1_000, calls: 200 };
 
 /**
  * Who a jid is, as far as this session knows: a person's number and LID (WhatsApp addresses people
@@ -12,10 +18,12 @@ const GROUP_TTL_MS = 5 * 60_000;
  * socket knows is asked through `socket`, the session's current one.
  */
 export class PeerDirectory {
-  private groups = new Map<string, { meta: GroupMetadata; expires: number }>();
-  private lidToNumber = new Map<string, string>();
-  private numberToLid = new Map<string, string>();
-  private callFrom = new Map<string, string>();
+  private groups = new BoundedMap<string, { meta: GroupMetadata; expires: number }>(PEER_LIMITS.groups);
+  private lidToNumber = new BoundedMap<string, string>(PEER_LIMITS.pairs);
+  private numberToLid = new BoundedMap<string, string>(PEER_LIMITS.pairs);
+  private callFrom = new BoundedMap<string, string>(PEER_LIMITS.calls);
+  /** The connection's own number and LID: never paired with anyone else's. */
+  private own: { number?: string; lid?: string } = {};
 
   constructor(
     private readonly log: Logger,
@@ -24,7 +32,18 @@ export class PeerDirectory {
 
   // ---------------------------------------------------------------- number ↔ LID
 
+  /** Our own account (from the open socket). */
+  setOwn(own: { number?: string; lid?: string }): void {
+    this.own = own;
+    this.rememberPair(own);
+  }
+
   rememberPair(peer: Peer): void {
+    // A contact event or mapping that pairs our own number or LID with someone else's would send
+    // their messages to us (or ours to them): refused.
+    const ownNumber = !!this.own.number && peer.number === this.own.number;
+    const ownLid = !!this.own.lid && peer.lid === this.own.lid;
+    if (ownNumber !== ownLid) return;
     if (peer.number && peer.lid) {
       this.lidToNumber.set(peer.lid, peer.number);
       this.numberToLid.set(peer.number, peer.lid);
@@ -86,7 +105,6 @@ export class PeerDirectory {
 
   rememberCaller(callId: string, jid: string): void {
     this.callFrom.set(callId, jid);
-    if (this.callFrom.size > 200) this.callFrom.delete(this.callFrom.keys().next().value as string);
   }
 
   /** The jid a call offer came from (possibly a LID): the one WhatsApp expects back when rejecting. */

@@ -4,20 +4,26 @@ import {
   proto,
   type AuthenticationState,
   type BaileysEventMap,
+  type Contact,
+  type MessageUserReceiptUpdate,
+  type WACallEvent,
+  type WAMessage,
+  type WAMessageUpdate,
   type UserFacingSocketConfig,
   type WAMessageKey,
 } from '@whiskeysockets/baileys';
 import { normalizeNumber, type Peer, type SessionStatus } from '@balcao/shared';
 import type { ProviderSession, SendCommand, SessionContext } from '../../provider.js';
 import { AddressBook } from './address-book.js';
-import { loadAuthState, saveCreds } from './auth.js';
+import { CREDS_FLUSH_MS, CredsWriter, loadAuthState } from './auth.js';
 import { KeyCache } from './caches.js';
-import { idsOfJid, peerOfJids } from './convert.js';
+import { idsOfJid, isJidGroup, peerOfJids } from './convert.js';
+import { InboundPipeline } from './pipeline.js';
 import { InboundEvents } from './inbound.js';
 import { baileysLogger, type BaileysLogger } from './logger.js';
 import { OutboundCommands } from './outbound.js';
 import { PeerDirectory } from './peers.js';
-import type { BaileysSocket, SessionOptions } from './socket.js';
+import { setReading, type BaileysSocket, type SessionOptions } from './socket.js';
 
 /*
  * The session's lifecycle: the socket (connect, QR and pairing code, close reasons, reconnects with
@@ -27,11 +33,29 @@ import type { BaileysSocket, SessionOptions } from './socket.js';
 
 export const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_CAP_MS = 60_000;
-const HISTORY_KEPT = new Set<number>([
+/**
+ * History kinds Baileys may process. RECENT must be among them: Baileys runs the first
+ * connection's initial sync (the app state with the saved contact names, the LID mappings) only
+ * if RECENT history is accepted. FULL and ON_DEMAND (years of chats) are not. What history brings
+ * reaches only `messaging-history.set` (names and LID pairs are kept), never a ticket.
+ */
+export const HISTORY_KEPT = new Set<number>([
   proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+  proto.HistorySync.HistorySyncType.RECENT,
   proto.HistorySync.HistorySyncType.PUSH_NAME,
   proto.HistorySync.HistorySyncType.NON_BLOCKING_DATA,
 ]);
+
+/** Consecutive `restartRequired` closes answered at once; past that they back off like any close. */
+const RESTARTS_AT_ONCE = 2;
+/** A temporary ban (402) without its end: try again after an hour. */
+const TEMP_BAN_DEFAULT_MS = 60 * 60_000;
+const TEMP_BAN_MAX_MS = 24 * 60 * 60_000;
+/** Inbound backlog (events in memory) at which the socket stops reading, and resumes. */
+export const BACKLOG_HIGH = 500;
+export const BACKLOG_LOW = 100;
+/** How long a stop waits for inbound work already under way. */
+const STOP_DRAIN_MS = 15_000;
 
 /**
  * Exponential backoff with "equal jitter": half the step is fixed (so delays grow), half random
@@ -40,6 +64,12 @@ const HISTORY_KEPT = new Set<number>([
 export function backoffDelay(attempt: number, random: () => number = Math.random): number {
   const step = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
   return Math.min(BACKOFF_CAP_MS, Math.round(step / 2 + random() * (step / 2)));
+}
+
+/** How long a 402 asks us to stay away: its `expire` (seconds) when WhatsApp gives one. */
+function banDelayOf(error: unknown): number {
+  const expire = Number((error as { data?: { expire?: unknown } } | undefined)?.data?.expire);
+  return Number.isFinite(expire) && expire > 0 ? Math.min(TEMP_BAN_MAX_MS, expire * 1000) : TEMP_BAN_DEFAULT_MS;
 }
 
 function statusCodeOf(err: unknown): number | undefined {
@@ -55,15 +85,23 @@ export class BaileysSession implements ProviderSession {
   private running = false;
   private open = false;
   private auth?: AuthenticationState;
-  private credsWrite: Promise<void> = Promise.resolve();
+  /** Saves `creds.update` snapshots, retried until durable (made with the first update). */
+  private credsWrite?: CredsWriter;
   private qrCount = 0;
   private pairingRequested = false;
+  /** Pairing codes asked since the user started: limited like QR codes. */
+  private pairingCodes = 0;
+  private pairingTimer?: NodeJS.Timeout;
+  /** `restartRequired` closes since the last open. */
+  private restarts = 0;
   private attempt = 0;
   private reconnectTimer?: NodeJS.Timeout;
   private stableTimer?: NodeJS.Timeout;
   private lastStatus?: SessionStatus;
-  /** Inbound events are handled one after another so a chat's order survives media downloads. */
-  private inbound: Promise<void> = Promise.resolve();
+  /** Inbound events, in order per chat (a slow chat holds only itself), with back-pressure on the socket. */
+  private readonly inbound: InboundPipeline;
+  /** WhatsApp's retry requests per message id (Baileys counts them; bounded per session). */
+  private readonly retryCounters = new KeyCache(2_000);
   private readonly logger: BaileysLogger;
   private readonly peers: PeerDirectory;
   private readonly book: AddressBook;
@@ -77,7 +115,8 @@ export class BaileysSession implements ProviderSession {
     this.logger = baileysLogger(ctx.log, opts.logLevel, { connectionId: ctx.connectionId });
     this.peers = new PeerDirectory(ctx.log, () => this.sock);
     this.book = new AddressBook(ctx);
-    this.events = new InboundEvents(ctx, opts, this.logger, this.peers, this.book);
+    this.events = new InboundEvents(ctx, opts, this.logger, this.peers, this.book, () => this.running);
+    this.inbound = new InboundPipeline({ high: BACKLOG_HIGH, low: BACKLOG_LOW, log: ctx.log, onPressure: (pressed) => this.pressure(pressed) });
     this.commands = new OutboundCommands(ctx, opts, this.peers);
   }
 
@@ -91,19 +130,29 @@ export class BaileysSession implements ProviderSession {
     if (this.running && this.sock) return;
     this.running = true;
     this.qrCount = 0;
-    this.pairingRequested = false;
+    this.pairingCodes = 0;
+    this.restarts = 0;
     this.attempt = 0;
     clearTimeout(this.reconnectTimer);
-    await this.connect();
+    try {
+      await this.connect();
+    } catch (err) {
+      // The table or the network failed before a socket existed: try again like any lost connection.
+      this.ctx.log.warn({ err }, 'baileys: start failed; retrying');
+      if (this.running) this.scheduleReconnect(undefined);
+    }
   }
 
   async stop(): Promise<void> {
     this.running = false;
     await this.endSocket();
     await this.book.save();
-    // Let what was already received reach the queue before the lease moves to another task.
-    await this.inbound;
-    await this.credsWrite;
+    // Let what was already received reach the queue before the lease moves to another task; a large
+    // file under way may take minutes, and the next owner must not wait for it (its event still
+    // goes out when done, deduplicated by id).
+    await Promise.race([this.inbound.drain(), new Promise((r) => setTimeout(r, STOP_DRAIN_MS).unref?.())]);
+    // Credentials not saved yet are tried for a bounded time: the next owner must load the latest.
+    await this.credsWrite?.flush(CREDS_FLUSH_MS);
   }
 
   async logout(): Promise<void> {
@@ -127,7 +176,8 @@ export class BaileysSession implements ProviderSession {
     await this.wipe();
     this.running = true;
     this.qrCount = 0;
-    this.pairingRequested = false;
+    this.pairingCodes = 0;
+    this.restarts = 0;
     this.attempt = 0;
     await this.connect();
   }
@@ -139,6 +189,7 @@ export class BaileysSession implements ProviderSession {
     this.open = false;
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.stableTimer);
+    clearTimeout(this.pairingTimer);
   }
 
   private async endSocket(): Promise<void> {
@@ -150,14 +201,19 @@ export class BaileysSession implements ProviderSession {
 
   private async wipe(): Promise<void> {
     this.auth = undefined;
-    await this.credsWrite;
-    await this.ctx.auth.clear();
+    // The wiped session's unsaved credentials are dropped; a write under way lands before the wipe.
+    await this.credsWrite?.discard();
+    // Forgotten before the clear: a pending address-book save must not write the old book back.
     this.book.reset();
+    await this.ctx.auth.clear();
   }
 
   private async connect(): Promise<void> {
     const gen = ++this.gen;
     clearTimeout(this.reconnectTimer);
+    clearTimeout(this.pairingTimer);
+    // A pairing code lives as long as its socket: each socket asks for its own.
+    this.pairingRequested = false;
     if (!this.auth) {
       const raw = await loadAuthState(this.ctx.auth);
       // The cache in front answers Baileys' many repeated reads; writes still go through to the table.
@@ -187,11 +243,16 @@ export class BaileysSession implements ProviderSession {
       shouldSyncHistoryMessage: ({ syncType }) => HISTORY_KEPT.has(syncType ?? -1),
       // Our own sends are reported by `send`; their echo would only download our media again.
       emitOwnEvents: false,
+      // WhatsApp's retry requests re-encrypt what we sent: the proto kept at send time (media, cards,
+      // quotes intact); only a message older than that store falls back to its text.
       getMessage: async (key) => {
         if (!key.id) return undefined;
+        const kept = await this.ctx.protos.get(key.id).catch(() => undefined);
+        if (kept) return proto.Message.decode(kept);
         const stored = await this.ctx.getMessage(key.id);
         return stored ? proto.Message.create({ conversation: stored.body }) : undefined;
       },
+      msgRetryCounterCache: this.retryCounters,
       cachedGroupMetadata: async (jid) => this.peers.cachedGroup(jid),
     };
   }
@@ -207,46 +268,41 @@ export class BaileysSession implements ProviderSession {
           this.ctx.log.error({ err, event }, 'baileys: event handler failed');
         }
       });
-    const queued = <T extends keyof BaileysEventMap>(event: T, fn: (arg: BaileysEventMap[T]) => Promise<void>) =>
-      on(event, (arg) => this.enqueue(event, () => fn(arg)));
+    /** Each item of a Baileys event goes to its chat's chain. */
+    const perChat = <T extends keyof BaileysEventMap>(
+      event: T,
+      items: (arg: BaileysEventMap[T]) => readonly unknown[],
+      chatOf: (item: never) => string,
+      fn: (item: never) => Promise<void>,
+    ) =>
+      on(event, (arg) => {
+        for (const item of items(arg)) this.inbound.push(chatOf(item as never), event, () => fn(item as never));
+      });
     const events = this.events;
+    const byKey = (k: { remoteJid?: string | null; remoteJidAlt?: string | null } | null | undefined) => this.chatKey(k?.remoteJid, k?.remoteJidAlt);
 
     on('creds.update', (update) => {
       if (!this.auth) return;
       Object.assign(this.auth.creds, update);
-      const creds = this.auth.creds;
-      // Chained so an older snapshot never lands after a newer one.
-      this.credsWrite = this.credsWrite
-        .then(() => saveCreds(this.ctx.auth, creds))
-        .catch((err) => this.ctx.log.error({ err }, 'baileys: saving credentials failed'));
+      // Coalesced and retried with backoff until durable; never an older snapshot after a newer one.
+      (this.credsWrite ??= new CredsWriter(this.ctx.auth, this.ctx.log)).save(this.auth.creds);
     });
     on('connection.update', (u) => this.onConnection(u, sock, gen));
-    queued('messages.upsert', async ({ messages }) => {
-      // `notify` is live traffic; `append` is what arrived while offline and what we typed on the
-      // phone: both are conversation. History sync is off, so nothing old comes this way.
-      for (const m of messages) await events.onMessage(m, sock);
-    });
-    queued('messages.update', async (updates) => {
-      for (const u of updates) await events.onMessageUpdate(u);
-    });
-    queued('message-receipt.update', async (receipts) => {
-      for (const r of receipts) await events.onReceipt(r);
-    });
-    queued('messages.reaction', async (reactions) => {
-      for (const r of reactions) {
-        if (!r.reaction.key || !r.key.id) continue;
-        await events.emitReaction(r.reaction.key as WAMessageKey, r.key.id, r.reaction.text ?? '');
-      }
-    });
-    queued('call', async (calls) => {
-      for (const c of calls) await events.onCall(c);
-    });
-    queued('contacts.upsert', async (contacts) => {
-      for (const c of contacts) await events.onContact(c, sock);
-    });
-    queued('contacts.update', async (contacts) => {
-      for (const c of contacts) await events.onContact(c, sock);
-    });
+    // `notify` is live traffic; `append` is what arrived while offline and what we typed on the
+    // phone: both are conversation. History never comes this way (it goes to messaging-history.set).
+    perChat('messages.upsert', (u) => u.messages, (m: WAMessage) => byKey(m.key), (m: WAMessage) => events.onMessage(m, sock));
+    perChat('messages.update', (u) => u, (u: WAMessageUpdate) => byKey(u.key), (u: WAMessageUpdate) => events.onMessageUpdate(u));
+    perChat('message-receipt.update', (r) => r, (r: MessageUserReceiptUpdate) => byKey(r.key), (r: MessageUserReceiptUpdate) => events.onReceipt(r));
+    perChat(
+      'messages.reaction',
+      (rs) => rs.filter((r) => r.reaction.key && r.key.id),
+      (r: BaileysEventMap['messages.reaction'][number]) => byKey(r.key),
+      (r: BaileysEventMap['messages.reaction'][number]) => events.emitReaction(r.reaction.key as WAMessageKey, r.key.id!, r.reaction.text ?? ''),
+    );
+    perChat('call', (cs) => cs, (c: WACallEvent) => this.chatKey(c.chatId || c.from, c.callerPn), (c: WACallEvent) => events.onCall(c));
+    for (const event of ['contacts.upsert', 'contacts.update'] as const) {
+      perChat(event, (cs) => cs, (c: Partial<Contact>) => this.chatKey(c.id, c.phoneNumber ?? c.lid), (c: Partial<Contact>) => events.onContact(c, sock));
+    }
     on('lid-mapping.update', ({ lid, pn }) => this.peers.rememberPair(peerOfJids(pn, lid)));
     on('messaging-history.set', (history) => events.onHistory(history));
     on('groups.upsert', (groups) => {
@@ -261,8 +317,22 @@ export class BaileysSession implements ProviderSession {
     });
   }
 
-  private enqueue(event: string, fn: () => Promise<void>): void {
-    this.inbound = this.inbound.then(fn).catch((err) => this.ctx.log.error({ err, event }, 'baileys: inbound event lost'));
+  /**
+   * One chain per chat however WhatsApp names it: the LID when known (Baileys 7's stable id for a
+   * person), else the number; a group by its jid.
+   */
+  private chatKey(jid: string | null | undefined, alt?: string | null): string {
+    if (!jid) return 'none';
+    if (isJidGroup(jid)) return jid;
+    const peer = peerOfJids(jid, alt);
+    const lid = peer.lid ?? (peer.number ? this.peers.lidOfNumber(peer.number) : undefined);
+    return lid ? `l${lid}` : peer.number ? `n${peer.number}` : jid;
+  }
+
+  /** Back-pressure: a socket that does not read leaves WhatsApp holding what we could not take yet. */
+  private pressure(pressed: boolean): void {
+    this.ctx.log.warn({ backlog: this.inbound.size }, pressed ? 'baileys: inbound backlog full; the socket stops reading' : 'baileys: inbound backlog drained; reading again');
+    setReading(this.sock, !pressed);
   }
 
   // ---------------------------------------------------------------- connection
@@ -275,7 +345,12 @@ export class BaileysSession implements ProviderSession {
     } else if (u.connection === 'open') {
       this.open = true;
       this.qrCount = 0;
+      this.pairingCodes = 0;
+      this.restarts = 0;
       this.pairingRequested = false;
+      clearTimeout(this.pairingTimer);
+      // A backlog that built up before this socket: it does not read either until it drains.
+      if (this.inbound.pressure) setReading(sock, false);
       clearTimeout(this.stableTimer);
       this.stableTimer = setTimeout(() => {
         if (gen === this.gen && this.open) this.attempt = 0;
@@ -283,19 +358,21 @@ export class BaileysSession implements ProviderSession {
       this.stableTimer.unref?.();
       const me = idsOfJid(sock.user?.id);
       const lid = idsOfJid(sock.user?.lid).lid;
-      if (me.number && lid) this.peers.rememberPair({ number: me.number, lid });
+      this.peers.setOwn({ number: me.number, lid });
       await this.status({ status: 'CONNECTED', number: me.number });
     } else if (u.connection === 'close') {
       await this.onClose(statusCodeOf(u.lastDisconnect?.error), u.lastDisconnect?.error);
     }
   }
   private async onQr(qr: string, sock: BaileysSocket, gen: number): Promise<void> {
-    this.qrCount++;
-    if (this.qrCount > this.opts.qrLimit) {
+    const pairing = !!this.ctx.pairingNumber && !this.auth?.creds.registered;
+    // With a pairing code the QR events only mean "ready to register": codes are what is counted.
+    if (!pairing) this.qrCount++;
+    if (this.qrCount > this.opts.qrLimit || this.pairingCodes >= this.opts.qrLimit + 1) {
       // Nobody scanned: stop showing codes until the user asks again (start / new QR).
       this.running = false;
       await this.endSocket();
-      await this.status({ status: 'TIMEOUT', retries: this.qrCount - 1 });
+      await this.status({ status: 'TIMEOUT', retries: pairing ? this.pairingCodes : this.qrCount - 1 });
       return;
     }
     const pairingNumber = this.ctx.pairingNumber && normalizeNumber(this.ctx.pairingNumber);
@@ -312,7 +389,15 @@ export class BaileysSession implements ProviderSession {
         this.ctx.log.warn({ err }, 'baileys: pairing code request failed');
         return;
       }
-      if (gen === this.gen) await this.status({ status: 'PAIRING', qrcode: code });
+      if (gen !== this.gen) return;
+      this.pairingCodes++;
+      // A code nobody typed in time: a fresh registration with a new code (see onClose).
+      clearTimeout(this.pairingTimer);
+      this.pairingTimer = setTimeout(() => {
+        if (gen === this.gen && this.running && !this.auth?.creds.registered) void this.restartPairing('code expired');
+      }, this.opts.pairingCodeMs);
+      this.pairingTimer.unref?.();
+      await this.status({ status: 'PAIRING', qrcode: code, retries: this.pairingCodes });
       return;
     }
     await this.status({ status: 'qrcode', qrcode: qr, retries: this.qrCount });
@@ -322,13 +407,38 @@ export class BaileysSession implements ProviderSession {
     this.sock = undefined;
     this.open = false;
     clearTimeout(this.stableTimer);
+    clearTimeout(this.pairingTimer);
     if (!this.running) return;
     this.ctx.log.info({ code, err: error instanceof Error ? error.message : undefined }, 'baileys: connection closed');
+    if (this.ctx.pairingNumber && !this.auth?.creds.registered && code !== DisconnectReason.restartRequired) {
+      // requestPairingCode saved `me` in the credentials: the next socket would try to log in with
+      // them instead of registering, and the phone answers 401 (Baileys #2494). Start clean.
+      await this.restartPairing(`code ${code ?? 'network'}`);
+      return;
+    }
     switch (code) {
       case DisconnectReason.restartRequired:
-        // Normal right after pairing: WhatsApp wants a fresh login with the new credentials.
-        await this.connect();
+        // Normal right after pairing: WhatsApp wants a fresh login with the new credentials. Asked
+        // again and again it is a loop: back off like any other close.
+        if (++this.restarts <= RESTARTS_AT_ONCE) await this.connect();
+        else this.scheduleReconnect(code);
         return;
+      case 405:
+        // WhatsApp refuses the version we announced: ask for the current one before reconnecting.
+        this.opts.versionRejected?.();
+        this.scheduleReconnect(code);
+        return;
+      case 402: {
+        // A temporary ban: connecting again now only extends it. Shown, and tried after it ends.
+        const delay = banDelayOf(error);
+        await this.status({ status: 'DISCONNECTED', reason: 'tempBanned', retries: Math.ceil(delay / 60_000) }, true);
+        const gen = ++this.gen;
+        this.reconnectTimer = setTimeout(() => {
+          if (gen === this.gen && this.running) void this.connect().catch(() => this.running && this.scheduleReconnect(undefined));
+        }, delay);
+        this.reconnectTimer.unref?.();
+        return;
+      }
       case DisconnectReason.loggedOut:
       case DisconnectReason.multideviceMismatch:
         this.running = false;
@@ -349,6 +459,15 @@ export class BaileysSession implements ProviderSession {
       default:
         this.scheduleReconnect(code);
     }
+  }
+
+  /** While registering by code: the credentials are wiped and a new socket asks for a new code. */
+  private async restartPairing(why: string): Promise<void> {
+    this.ctx.log.info({ why, codes: this.pairingCodes }, 'baileys: pairing code replaced');
+    this.retire();
+    await this.wipe();
+    if (!this.running) return;
+    this.scheduleReconnect(undefined);
   }
 
   private scheduleReconnect(code: number | undefined): void {

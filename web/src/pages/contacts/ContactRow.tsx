@@ -6,9 +6,11 @@ import { formatWhatsappNumber } from '../../ui/phone';
 import { RowActions } from '../../ui/TableParts';
 import type { Contact } from './types';
 
-/** A number to call (a group's is shown as it is). */
+/** A number to call (a group's is shown as it is; a contact known only by its LID has none yet: issue 17). */
 function CallLink({ c, ...props }: { c: Contact; 'data-testid'?: string; 'aria-label'?: string }) {
+  const { t } = useTranslation();
   if (c.isGroup) return <>{c.number}</>;
+  if (!c.number) return <span data-testid={props['data-testid']}>{t('contacts.noNumber')}</span>;
   return (
     <a href={`tel:+${c.number}`} className="text-link" {...props}>
       {formatWhatsappNumber(c.number)}

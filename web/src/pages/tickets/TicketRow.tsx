@@ -17,7 +17,8 @@ interface Props {
 function TicketRowImpl({ ticket: t, selected, narrow, accepting, onOpen, onAccept }: Props) {
   const { t: tr } = useTranslation();
   const dates = useDates();
-  const name = t.contact?.name || t.contact?.number || `#${t.id}`;
+  // A contact known only by its LID may have neither name nor number yet (issue 17).
+  const name = t.contact?.name || t.contact?.number || (t.contact ? tr('contacts.noNumber') : `#${t.id}`);
   const color = t.queue?.color ?? 'var(--muted)';
   return (
     <div

@@ -95,9 +95,14 @@ export function ContactDrawer({ ticket, onClose, tags }: { ticket: ApiTicket; on
           <Avatar name={contact.name} photoUrl={contact.profilePicUrl} />
           <div>
             <div className="cd-name">{contact.name}</div>
-            <a className="text-link" href={`tel:+${contact.number}`}>
-              {formatWhatsappNumber(contact.number)}
-            </a>
+            {/* A contact known only by its LID has no number to call until WhatsApp tells it (issue 17). */}
+            {contact.number ? (
+              <a className="text-link" href={`tel:+${contact.number}`}>
+                {formatWhatsappNumber(contact.number)}
+              </a>
+            ) : (
+              <span data-testid="contact-no-number">{t('contacts.noNumber')}</span>
+            )}
           </div>
         </div>
       )}

@@ -20,7 +20,10 @@ export function Header({ ticket, onContact }: { ticket: ApiTicket; onContact: ()
           <span className="tv-contact-name">
             {cut(name, narrow)} <span className="tv-ticket-id">#{ticket.id}</span>
           </span>
-          <span className="tv-contact-number">{formatWhatsappNumber(ticket.contact?.number)}</span>
+          <span className="tv-contact-number">
+            {/* A contact known only by its LID has no number until WhatsApp tells it (issue 17). */}
+            {ticket.contact ? formatWhatsappNumber(ticket.contact.number) || t('contacts.noNumber') : ''}
+          </span>
         </span>
       </button>
       <div className="tv-assignee" data-testid="ticket-assignee">

@@ -78,6 +78,35 @@ function Media({ m, actions }: { m: ApiMessage; actions: BubbleActions }) {
   }
 }
 
+/** A file size as people read it (1 MB = 1024² bytes, as the upload limits count). */
+function fileSize(bytes: number, locale: string): string {
+  const [unit, value] = bytes >= 1024 ** 3 ? (['gigabyte', bytes / 1024 ** 3] as const) : bytes >= 1024 ** 2 ? (['megabyte', bytes / 1024 ** 2] as const) : (['kilobyte', Math.max(1, bytes / 1024)] as const);
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, maximumFractionDigits: value < 10 ? 1 : 0 }).format(value);
+}
+
+/** A customer's file the platform did not receive: what happened and what the agent can do. */
+function MediaNote({ e }: { e: NonNullable<ApiMessage['mediaError']> }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const text =
+    e.reason === 'unavailable'
+      ? t('messages.mediaUnavailable')
+      : e.size
+        ? t('messages.mediaTooLarge', { size: fileSize(e.size, lang) })
+        : e.limit
+          ? t('messages.mediaTooLargeOver', { limit: fileSize(e.limit, lang) })
+          : t('messages.mediaTooLargeAny');
+  return (
+    <div className="msg-media-note" role="note" data-testid="media-note" data-reason={e.reason}>
+      <CIcon name={e.reason === 'tooLarge' ? 'doc' : 'error'} size={20} />
+      <span>
+        {e.fileName && <strong className="msg-media-note-name">{e.fileName}</strong>}
+        {text}
+      </span>
+    </div>
+  );
+}
+
 /** The location's map link, only when it is a web address (the body comes from the contact). */
 const safeLink = (s: string) => {
   const found = s.match(/https?:\/\/\S+/)?.[0];
@@ -124,6 +153,13 @@ function Body({ m, actions }: { m: ApiMessage; actions: BubbleActions }) {
           )}
         </div>
       );
+  }
+  if (m.mediaType === 'unsupported') {
+    return (
+      <div className="msg-text msg-unsupported">
+        <CIcon name="error" size={14} /> {t('messages.unsupported', { type: m.body })}
+      </div>
+    );
   }
   if (m.mediaType === 'call_log') {
     return (
@@ -180,6 +216,7 @@ function MessageBubbleInner({ m, mine, canEdit, actions, highlighted }: { m: Api
         ) : (
           <>
             <Media m={m} actions={actions} />
+            {m.mediaError && !m.mediaUrl && <MediaNote e={m.mediaError} />}
             <Body m={m} actions={actions} />
           </>
         )}
