@@ -6,9 +6,12 @@
  *   sessions  session-host memory per sandbox connection at 200 connections
  *   tickets   ticket lists, searches and message pages at 100 000 tickets / 1 000 000 messages,
  *             DynamoDB reads per request, console load times and first-load JS (infra/bench/tickets.ts)
+ *   baileys-memory  memory per busy Baileys session on a fake socket, no stack (infra/bench/baileys-memory.ts,
+ *             bench-results/baileys-memory.json; --sessions 20 --contacts 5000 --groups 200 --devices 3000
+ *             --baileys-memory-out <file>); it runs first, in a child process
  * Results go to bench-results/pipeline.json (a part run alone with --only merges into it; the tickets
  * part writes bench-results/tickets.json), and a table is printed. Options: --only
- * latency|capacity|sessions|tickets (repeatable or comma-separated), --rate 20 --seconds 60
+ * latency|capacity|sessions|tickets|baileys-memory (repeatable or comma-separated), --rate 20 --seconds 60
  * --customers 20 --messages 50 --connections 200, --keep (keep the data dir), --out <file>; tickets:
  * --tickets 100000 --messages-per-ticket 10 --other-companies 50 --other-tickets 200 --agents 10
  * --clients 10 --requests 400 --warmup 400 --no-browser --tickets-out <file>, and --data-dir <dir> (kept; the
@@ -24,8 +27,9 @@ import { spawnSync } from 'node:child_process';
 import { javaCommand } from '../local/dynamodb.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PARTS = ['capacity', 'latency', 'sessions', 'tickets'] as const;
-type Part = (typeof PARTS)[number];
+const PARTS = ['capacity', 'latency', 'sessions', 'tickets', 'baileys-memory'] as const;
+/** The parts that run on the local stack. */
+type Part = Exclude<(typeof PARTS)[number], 'baileys-memory'>;
 
 const { values: args } = parseArgs({
   options: {
@@ -54,11 +58,17 @@ const { values: args } = parseArgs({
     'no-browser': { type: 'boolean', default: false },
     'browser-runs': { type: 'string', default: '5' },
     'tickets-out': { type: 'string', default: path.join(REPO_ROOT, 'bench-results', 'tickets.json') },
+    sessions: { type: 'string', default: '20' },
+    contacts: { type: 'string', default: '5000' },
+    groups: { type: 'string', default: '200' },
+    devices: { type: 'string', default: '3000' },
+    'baileys-memory-out': { type: 'string', default: path.join(REPO_ROOT, 'bench-results', 'baileys-memory.json') },
   },
 });
 const only = (args.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
-for (const p of only) if (!PARTS.includes(p as Part)) throw new Error(`unknown part "${p}" (parts: ${PARTS.join(', ')})`);
-const parts: Part[] = only.length ? PARTS.filter((p) => only.includes(p)) : [...PARTS];
+for (const p of only) if (!(PARTS as readonly string[]).includes(p)) throw new Error(`unknown part "${p}" (parts: ${PARTS.join(', ')})`);
+const selected = only.length ? PARTS.filter((p) => only.includes(p)) : [...PARTS];
+const parts: Part[] = selected.filter((p): p is Part => p !== 'baileys-memory');
 const num = (v: string | undefined, name: string) => {
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
@@ -73,6 +83,30 @@ const whole = (v: string | undefined, name: string, min = 1) => {
 const startedAt = Date.now();
 const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s`;
 const say = (line: string) => process.stdout.write(`[bench ${elapsed()}] ${line}\n`);
+
+// baileys-memory needs no stack: it runs first, in a child `node --expose-gc`, and writes its own file.
+let memoryFailed = false;
+if (selected.includes('baileys-memory')) {
+  const { baileysMemoryPart, BAILEYS_MEMORY_DEFAULTS } = await import('./baileys-memory.js');
+  say('--- baileys-memory');
+  try {
+    await baileysMemoryPart(
+      {
+        ...BAILEYS_MEMORY_DEFAULTS,
+        sessions: whole(args.sessions, 'sessions'),
+        contacts: whole(args.contacts, 'contacts'),
+        groups: whole(args.groups, 'groups'),
+        devices: whole(args.devices, 'devices'),
+        out: path.resolve(args['baileys-memory-out']!),
+      },
+      say,
+    );
+  } catch (err) {
+    memoryFailed = true;
+    say(`!!! baileys-memory failed: ${(err as Error).message}`);
+  }
+  if (!parts.length) process.exit(memoryFailed ? 1 : 0);
+}
 
 // --data-dir: a directory kept between runs (the tickets part reuses the data it generated there).
 const dataDir = args['data-dir'] ? path.resolve(args['data-dir']) : fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-bench-'));
@@ -124,7 +158,7 @@ const results: Record<string, unknown> = {};
 let ticketsResult: Record<string, unknown> | undefined;
 const machine: Record<string, unknown> = {};
 const failures: Record<string, string> = {};
-let exitCode = 0;
+let exitCode = memoryFailed ? 1 : 0;
 try {
   const sup = await login(stack.endpoints, adminEmail, adminPassword);
   const log = (line: string) => say(line);

@@ -27,6 +27,11 @@ export interface Logger {
 /** Key/value storage of one connection's credentials (the table, never files: DESIGN §6). */
 export interface AuthStore {
   get(key: string): Promise<string | undefined>;
+  /**
+   * Many keys in one go (absent ones are left out): Baileys asks for a group's sessions together,
+   * and a store over a table reads them in batches instead of one by one. Optional.
+   */
+  getMany?(keys: string[]): Promise<Map<string, string>>;
   /** Resolves only once the value is durable (written before WhatsApp is acknowledged). */
   set(entries: Record<string, string | null>): Promise<void>;
   /** Removes every credential of the connection (logout, banned, 401). */

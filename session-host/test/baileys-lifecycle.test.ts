@@ -57,10 +57,22 @@ describe('baileys provider: pairing by code (issue 17 §4)', () => {
       await vi.advanceTimersByTimeAsync(60_000 + 5_000);
     }
     expect(t.auth.clears).toBe(3);
+    // Each replaced code's socket was ended, not left open to complete an old code.
+    expect(t.sockets.slice(0, 3).every((s) => s.end.mock.calls.length > 0)).toBe(true);
     t.last().emit('connection.update', { qr: 'ref-1' });
     await settle();
     expect(statuses(t).at(-1)).toBe('TIMEOUT');
     expect(t.sockets).toHaveLength(4);
+  });
+
+  it('credentials linked by QR are never wiped by a pairing request: only never-paired ones are', async () => {
+    const t = setup({}, { pairingNumber: '5511999990000' });
+    await t.session.start();
+    // What a QR link leaves: an account, and `registered` still false (Baileys sets it only for codes).
+    t.last().config.auth.creds.account = { details: new Uint8Array(1) } as never;
+    t.last().close(428);
+    await settle();
+    expect(t.auth.clears).toBe(0);
   });
 
   it('registered: restartRequired keeps the credentials (the normal end of pairing)', async () => {

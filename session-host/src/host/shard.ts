@@ -203,7 +203,7 @@ export class ShardRunner {
    */
   private async unchanged(slot: Slot, target: { companyId: number; connectionId: number }): Promise<Outcome> {
     const report = slot.state?.lastReport;
-    if (report && !slot.state?.quiet) await publish(this.o.backend, target, report);
+    if (report && !slot.state?.quiet) await publish(this.o.backend, target, this.o.epoch === undefined ? report : { ...report, epoch: this.o.epoch });
     return 'done';
   }
 

@@ -71,9 +71,11 @@ export function tableSignalKeyStore(store: AuthStore): SignalKeyStore {
   return {
     async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
       const out: { [id: string]: SignalDataTypeMap[T] } = {};
+      // One batch read when the store has it (a group's sessions come hundreds at a time).
+      const texts = store.getMany ? await store.getMany(ids.map((id) => signalKey(type, id))) : undefined;
       await Promise.all(
         ids.map(async (id) => {
-          const text = await store.get(signalKey(type, id));
+          const text = texts ? texts.get(signalKey(type, id)) : await store.get(signalKey(type, id));
           if (text === undefined) return;
           let value = deserialize<SignalDataTypeMap[T]>(text);
           // Baileys expects the protobuf object for this type, as its own file store returns it.

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   decryptPollVote,
   getKeyAuthor,
+  isLidUser,
   jidNormalizedUser,
   normalizeMessageContent,
   proto,
@@ -163,12 +164,14 @@ export class InboundEvents {
     const options = pollOf(poll)?.options ?? [];
     if (!poll || !secret) return undefined;
     const meId = jidNormalizedUser(sock.user?.id ?? '');
+    // Votes are signed with phone-number jids (Baileys' own event responses map LIDs the same way).
+    const asPn = async (jid: string) => (isLidUser(jid) ? ((await sock.signalRepository.lidMapping.getPNForLID(jid).catch(() => null)) ?? jid) : jid);
     try {
       const decrypted = decryptPollVote(vote as { encPayload: Uint8Array; encIv: Uint8Array }, {
-        pollCreatorJid: getKeyAuthor(pollKey, meId),
+        pollCreatorJid: jidNormalizedUser(await asPn(getKeyAuthor(pollKey, meId))),
         pollMsgId: pollKey.id!,
         pollEncKey: secret,
-        voterJid: getKeyAuthor(msg.key, meId),
+        voterJid: jidNormalizedUser(await asPn(getKeyAuthor(msg.key, meId))),
       });
       const byHash = new Map(options.map((o) => [createHash('sha256').update(o.optionName ?? '').digest('hex'), o.optionName ?? '']));
       const chosen = (decrypted.selectedOptions ?? []).map((h) => byHash.get(Buffer.from(h).toString('hex')) ?? '?');

@@ -237,7 +237,10 @@ export async function downloadMedia(message: WAMessage, sock: BaileysSocket, log
     if (opts.signal.aborted || status === undefined || !REUPLOAD_STATUSES.has(status)) throw err;
     logger.info({ key: message.key, status }, 'media expired on the media host; asking the phone to upload it again');
     // The phone may never answer: the caller's time limit covers this wait too.
-    const refreshed = await abortable(sock.updateMediaMessage(message), opts.signal);
+    // Baileys' re-request accepts only the classic media kinds: a video note asks as the video it is.
+    const ptv = message.message?.ptvMessage;
+    const asked = ptv ? { ...message, message: { videoMessage: ptv } } : message;
+    const refreshed = await abortable(sock.updateMediaMessage(asked), opts.signal);
     return openMedia(refreshed, opts);
   }
 }

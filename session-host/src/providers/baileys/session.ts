@@ -54,6 +54,8 @@ const TEMP_BAN_MAX_MS = 24 * 60 * 60_000;
 /** Inbound backlog (events in memory) at which the socket stops reading, and resumes. */
 export const BACKLOG_HIGH = 500;
 export const BACKLOG_LOW = 100;
+/** The longest the socket stops reading at a time (Baileys' keep-alive gives up after 35 s). */
+const PAUSE_MAX_MS = 15_000;
 /** How long a stop waits for inbound work already under way. */
 const STOP_DRAIN_MS = 15_000;
 
@@ -92,6 +94,7 @@ export class BaileysSession implements ProviderSession {
   /** Pairing codes asked since the user started: limited like QR codes. */
   private pairingCodes = 0;
   private pairingTimer?: NodeJS.Timeout;
+  private pauseTimer?: NodeJS.Timeout;
   /** `restartRequired` closes since the last open. */
   private restarts = 0;
   private attempt = 0;
@@ -217,7 +220,7 @@ export class BaileysSession implements ProviderSession {
     if (!this.auth) {
       const raw = await loadAuthState(this.ctx.auth);
       // The cache in front answers Baileys' many repeated reads; writes still go through to the table.
-      this.auth = { creds: raw.creds, keys: makeCacheableSignalKeyStore(raw.keys, this.logger, new KeyCache(20_000)) };
+      this.auth = { creds: raw.creds, keys: makeCacheableSignalKeyStore(raw.keys, this.logger, new KeyCache(1_000 /* the keys of the chats and groups of the last minutes; ~5 KB each deserialised (issue 17 §12) */)) };
     }
     await this.book.load();
     if (gen !== this.gen || !this.running) return;
@@ -333,6 +336,13 @@ export class BaileysSession implements ProviderSession {
   private pressure(pressed: boolean): void {
     this.ctx.log.warn({ backlog: this.inbound.size }, pressed ? 'baileys: inbound backlog full; the socket stops reading' : 'baileys: inbound backlog drained; reading again');
     setReading(this.sock, !pressed);
+    // Never paused for long: Baileys ends a socket that heard nothing for 35 s (keep-alive), and
+    // query answers wait too. A short pause slows WhatsApp down; a long one would only reconnect.
+    clearTimeout(this.pauseTimer);
+    if (pressed) {
+      this.pauseTimer = setTimeout(() => setReading(this.sock, true), PAUSE_MAX_MS);
+      this.pauseTimer.unref?.();
+    }
   }
 
   // ---------------------------------------------------------------- connection
@@ -365,7 +375,7 @@ export class BaileysSession implements ProviderSession {
     }
   }
   private async onQr(qr: string, sock: BaileysSocket, gen: number): Promise<void> {
-    const pairing = !!this.ctx.pairingNumber && !this.auth?.creds.registered;
+    const pairing = !!this.ctx.pairingNumber && this.neverPaired();
     // With a pairing code the QR events only mean "ready to register": codes are what is counted.
     if (!pairing) this.qrCount++;
     if (this.qrCount > this.opts.qrLimit || this.pairingCodes >= this.opts.qrLimit + 1) {
@@ -376,7 +386,7 @@ export class BaileysSession implements ProviderSession {
       return;
     }
     const pairingNumber = this.ctx.pairingNumber && normalizeNumber(this.ctx.pairingNumber);
-    if (pairingNumber && !this.auth?.creds.registered) {
+    if (pairingNumber && this.neverPaired()) {
       // A QR event means the socket is ready to register; the code is asked for once per start.
       if (this.pairingRequested) return;
       this.pairingRequested = true;
@@ -394,7 +404,7 @@ export class BaileysSession implements ProviderSession {
       // A code nobody typed in time: a fresh registration with a new code (see onClose).
       clearTimeout(this.pairingTimer);
       this.pairingTimer = setTimeout(() => {
-        if (gen === this.gen && this.running && !this.auth?.creds.registered) void this.restartPairing('code expired');
+        if (gen === this.gen && this.running && this.neverPaired()) void this.restartPairing('code expired');
       }, this.opts.pairingCodeMs);
       this.pairingTimer.unref?.();
       await this.status({ status: 'PAIRING', qrcode: code, retries: this.pairingCodes });
@@ -410,7 +420,7 @@ export class BaileysSession implements ProviderSession {
     clearTimeout(this.pairingTimer);
     if (!this.running) return;
     this.ctx.log.info({ code, err: error instanceof Error ? error.message : undefined }, 'baileys: connection closed');
-    if (this.ctx.pairingNumber && !this.auth?.creds.registered && code !== DisconnectReason.restartRequired) {
+    if (this.ctx.pairingNumber && this.neverPaired() && code !== DisconnectReason.restartRequired) {
       // requestPairingCode saved `me` in the credentials: the next socket would try to log in with
       // them instead of registering, and the phone answers 401 (Baileys #2494). Start clean.
       await this.restartPairing(`code ${code ?? 'network'}`);
@@ -462,9 +472,18 @@ export class BaileysSession implements ProviderSession {
   }
 
   /** While registering by code: the credentials are wiped and a new socket asks for a new code. */
+  /**
+   * Credentials that never linked a phone. `registered` alone is not it: Baileys sets it only in the
+   * code flow, so QR-linked credentials keep `registered: false`; `account` is set by both.
+   */
+  private neverPaired(): boolean {
+    return !this.auth?.creds.registered && !this.auth?.creds.account;
+  }
+
   private async restartPairing(why: string): Promise<void> {
     this.ctx.log.info({ why, codes: this.pairingCodes }, 'baileys: pairing code replaced');
-    this.retire();
+    // Ended, not only forgotten: an open socket could still complete the old code (a ghost device).
+    await this.endSocket();
     await this.wipe();
     if (!this.running) return;
     this.scheduleReconnect(undefined);
