@@ -14,6 +14,20 @@ const OTHER = '5511933332222@s.whatsapp.net';
 const text = (jid: string, id: string, body = id) => wa({ key: { remoteJid: jid, id, fromMe: false }, message: { conversation: body } });
 const bodies = (t: Awaited<ReturnType<typeof connected>>) => t.events.flatMap((e) => (e.type === 'message' ? [e.body] : []));
 
+/** A session whose download of message `id` (a document from `jid`) waits until `release()`. */
+async function withSlowDownload(id: string, jid = CUSTOMER) {
+  let release!: () => void;
+  const slow = new Promise<void>((r) => (release = r));
+  const t = await connected({
+    downloadMedia: async (msg) => {
+      if (msg.key.id === id) await slow;
+      return Buffer.from('bytes');
+    },
+  });
+  upsert(t.last(), [wa({ key: { remoteJid: jid, id, fromMe: false }, message: { documentMessage: { mimetype: 'application/pdf', fileName: 'grande.pdf', fileLength: 1000, url: 'https://mmg.whatsapp.net/d', mediaKey: new Uint8Array(32) } } })]);
+  return { t, s: t.last(), release };
+}
+
 describe('baileys provider: inbound backlog', () => {
   it('an event the queue refuses is retried with backoff until it is taken, once', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -30,22 +44,38 @@ describe('baileys provider: inbound backlog', () => {
     expect(bodies(t)).toEqual(['não se perde']);
   });
 
-  it('stops retrying once the session stops; an invalid event is not retried', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  it('keeps retrying while a stop drains (what was received still goes out), gives up after; an invalid event is not retried', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     const t = await connected();
+    let down = true;
+    const emit = t.ctx.emit;
+    t.ctx.emit = async (e) => {
+      if (down && e.type === 'message') throw new Error('SQS unavailable');
+      return emit(e);
+    };
+    upsert(t.last(), [text(CUSTOMER, 'D1', 'chegou antes da parada')]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    const stopping = t.session.stop();
+    await vi.advanceTimersByTimeAsync(3_000);
+    down = false; // the queue is back while the stop drains
+    await vi.advanceTimersByTimeAsync(12_000);
+    await stopping;
+    expect(bodies(t)).toEqual(['chegou antes da parada']);
+
+    const v = await connected();
     let tries = 0;
-    t.ctx.emit = async () => {
+    v.ctx.emit = async () => {
       tries++;
       throw new Error('SQS unavailable');
     };
-    upsert(t.last(), [text(CUSTOMER, 'S1')]);
+    upsert(v.last(), [text(CUSTOMER, 'S1')]);
     await vi.advanceTimersByTimeAsync(10_000);
-    const before = tries;
-    expect(before).toBeGreaterThan(3);
-    const stopped = t.session.stop();
-    await vi.advanceTimersByTimeAsync(60_000);
+    const stopped = v.session.stop();
+    await vi.advanceTimersByTimeAsync(20_000);
     await stopped;
-    expect(tries).toBeLessThanOrEqual(before + 1);
+    const atDeadline = tries;
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(tries).toBeLessThanOrEqual(atDeadline + 1);
 
     const u = await connected();
     let invalid = 0;
@@ -59,16 +89,7 @@ describe('baileys provider: inbound backlog', () => {
   });
 
   it('a slow download holds its own chat only: another chat and the acks flow meanwhile', async () => {
-    let release!: () => void;
-    const slow = new Promise<void>((r) => (release = r));
-    const t = await connected({
-      downloadMedia: async (msg) => {
-        if (msg.key.id === 'BIG') await slow;
-        return Buffer.from('bytes');
-      },
-    });
-    const s = t.last();
-    upsert(s, [wa({ key: { remoteJid: CUSTOMER, id: 'BIG', fromMe: false }, message: { documentMessage: { mimetype: 'application/pdf', fileName: 'grande.pdf', fileLength: 1000, url: 'https://mmg.whatsapp.net/d', mediaKey: new Uint8Array(32) } } })]);
+    const { t, s, release } = await withSlowDownload('BIG');
     upsert(s, [text(CUSTOMER, 'AFTER', 'depois do arquivo')]);
     upsert(s, [text(OTHER, 'ELSE', 'outro cliente')]);
     s.emit('messages.update', [{ key: { remoteJid: OTHER, id: '3EB0MINE', fromMe: true }, update: { status: 3 } }]);
@@ -79,6 +100,19 @@ describe('baileys provider: inbound backlog', () => {
     await settle();
     // The slow chat keeps its own order.
     expect(t.events.flatMap((e) => (e.type === 'message' && e.chat.number === '5511988887777' ? [e.waMessageId] : []))).toEqual(['BIG', 'AFTER']);
+  });
+
+  it('a chat keeps its one chain when its LID is learned midway (never two chains at once)', async () => {
+    const { t, s, release } = await withSlowDownload('BYNUMBER');
+    const LID = '201234567890123@lid';
+    await settle();
+    s.emit('lid-mapping.update', { lid: LID, pn: CUSTOMER });
+    upsert(s, [wa({ key: { remoteJid: LID, remoteJidAlt: CUSTOMER, id: 'BYLID', fromMe: false }, message: { conversation: 'agora pelo LID' } })]);
+    await settle();
+    expect(bodies(t)).toEqual([]);
+    release();
+    await settle();
+    expect(t.events.flatMap((e) => (e.type === 'message' ? [e.waMessageId] : []))).toEqual(['BYNUMBER', 'BYLID']);
   });
 
   it(`past ${BACKLOG_HIGH} waiting events the socket stops reading, and reads again at ${BACKLOG_LOW}`, async () => {

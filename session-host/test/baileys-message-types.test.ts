@@ -75,6 +75,26 @@ describe('baileys provider: message types (issue 17 §2)', () => {
     expect(messageOf(t, 'VOTE2')).toMatchObject({ mediaType: 'unsupported', body: 'pollUpdateMessage' });
   });
 
+  it('a vote in a LID-addressed group is read whichever jid forms sealed it (creator by number, voter by LID; or both by LID)', async () => {
+    const t = await connected();
+    const s = t.last();
+    const secret = randomBytes(32);
+    const creatorLid = '77700011122233@lid'; // the fake socket maps it to 5511977776666
+    const voterLid = '88800011122233@lid'; // no number known
+    const pollKey: WAMessageKey = { remoteJid: GROUP, id: 'LPOLL', fromMe: false, participant: creatorLid };
+    upsert(s, [wa({ key: pollKey, message: { messageContextInfo: { messageSecret: secret }, pollCreationMessageV3: { name: 'Cor?', options: [{ optionName: 'Azul' }, { optionName: 'Verde' }], selectableOptionsCount: 1 } } })]);
+    await settle();
+    const vote = (id: string, creatorJid: string, chosen: string[]) => {
+      const key: WAMessageKey = { remoteJid: GROUP, id, fromMe: false, participant: voterLid };
+      const enc = encryptVote({ secret, pollId: 'LPOLL', creatorJid, voterJid: voterLid, chosen });
+      return wa({ key, message: { pollUpdateMessage: { pollCreationMessageKey: pollKey, vote: enc, senderTimestampMs: 1_700_000_000_000 } } });
+    };
+    upsert(s, [vote('LV1', '5511977776666@s.whatsapp.net', ['Verde']), vote('LV2', creatorLid, ['Azul'])]);
+    await settle();
+    expect(messageOf(t, 'LV1')).toMatchObject({ body: '🗳️ Verde', quotedWaId: 'LPOLL' });
+    expect(messageOf(t, 'LV2')).toMatchObject({ body: '🗳️ Azul', quotedWaId: 'LPOLL' });
+  });
+
   it('button and flow answers, group invites, orders, products and events become text', async () => {
     const t = await connected();
     upsert(t.last(), [

@@ -246,9 +246,12 @@ export class TestSession implements ProviderSession {
       await this.ctx.emit({ type: 'session', status: 'CONNECTED', number: '5511999990000' });
     } else await this.ctx.emit({ type: 'session', status: 'qrcode', qrcode: 'QR' });
   }
+  /** Set to make stop() take this long after closing (a large file still draining). */
+  stopDrainMs = 0;
   async stop() {
     this.calls.push('stop');
     this.connected = false;
+    if (this.stopDrainMs) await new Promise((r) => setTimeout(r, this.stopDrainMs));
     if (!this.provider.owns(this.ctx)) return;
     // A closing socket reports itself down; the host decides whether that is published.
     await this.ctx.emit({ type: 'session', status: 'DISCONNECTED', reason: 'closed' });

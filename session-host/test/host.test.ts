@@ -190,4 +190,18 @@ describe('session host leases', () => {
     for (const s of shard0) expect(s.calls).toEqual(['start', 'stop']);
     expect(providers.beta.of(2)!.calls).toEqual(['start']);
   });
+
+  it("a lost shard whose sessions take long to stop does not hold up the other shards' renewals", async () => {
+    const { backend, providers, start } = setup(2);
+    const a = await start('a');
+    await waitFor(() => a.sessions() === 4);
+    // Shard 0's sessions (1 and 3) drain for far longer than a lease.
+    for (const id of [1, 3]) providers.sandbox.of(id)!.stopDrainMs = LEASE_MS * 4;
+    backend.leases.leases.set(0, { shard: 0, owner: 'intruder', expiresAt: Date.now() + 60_000 });
+    await waitFor(() => !a.ownedShards().includes(0), LEASE_MS, 'shard 0 dropped');
+    const renewed = backend.leases.leases.get(1)!.expiresAt;
+    await waitFor(() => backend.leases.leases.get(1)!.expiresAt > renewed, LEASE_MS, 'shard 1 renewed while shard 0 stops');
+    expect(a.ownedShards()).toEqual([1]);
+    expect(providers.beta.of(2)!.calls).toEqual(['start']);
+  });
 });

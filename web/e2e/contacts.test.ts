@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { IMPORT_MAX_ROWS, parseContactsCsv } from '@balcao/shared';
 import { connected, sandbox } from '../../functions/test/integration/pipeline-helpers.js';
 import { endpoints, member, PASSWORD } from '../../functions/test/integration/client.js';
+import { emit, msg } from '../../functions/test/integration/ingest-helpers.js';
 import { launch, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
 
 // Issue 5 §1 (client side): the contacts page, the contact dialog, CSV import/export, the phone's
@@ -241,6 +242,37 @@ describe('contacts page', () => {
     await back.getByRole('button', { name: 'Importar' }).click();
     await expect.poll(() => back.getByTestId('import-result').getAttribute('data-finished'), { timeout: 60_000 }).toBe('true');
     expect(await back.getByTestId('import-result').textContent()).toContain(`Criados: 0 · Atualizados: 0 · Sem mudança: ${all.length} · Recusados: 0`);
+    await page.context().close();
+  });
+
+  it('a contact WhatsApp names only by a LID is renamed with the number left blank, and gets a number when one is typed (issue 17)', { timeout: 120_000 }, async () => {
+    const lid = `19${rnd()}${rnd()}`.slice(0, 15);
+    await emit([msg(t.companyId, t.connectionId, '', 'Oi, só pelo LID', { chat: { lid, name: 'Cliente Só LID' } })]);
+    const page = await signedIn(ana);
+    await page.goto(`${web()}/contacts`);
+    const lidRow = row(page, 'Cliente Só LID');
+    await lidRow.waitFor({ timeout: 20_000 });
+    expect(await lidRow.getByText('Contato sem número').count()).toBeGreaterThan(0);
+
+    await lidRow.getByRole('button', { name: 'Editar Cliente Só LID' }).click();
+    const edit = page.getByRole('dialog', { name: 'Editar contato' });
+    await expect.poll(() => edit.getByLabel('Nome', { exact: true }).inputValue(), { timeout: 10_000 }).toBe('Cliente Só LID');
+    await edit.getByText('O WhatsApp ainda não informou o número deste contato: deixe em branco ou informe-o.').waitFor();
+    await edit.getByLabel('Nome', { exact: true }).fill('Cliente Renomeado');
+    await edit.getByRole('button', { name: 'Salvar' }).click();
+    await edit.waitFor({ state: 'hidden', timeout: 10_000 });
+    const renamed = row(page, 'Cliente Renomeado');
+    await renamed.waitFor({ timeout: 10_000 });
+    const id = Number((await renamed.getAttribute('data-testid'))!.replace('contact-row-', ''));
+    expect((await t.admin.get(`/contacts/${id}`)).body).toMatchObject({ name: 'Cliente Renomeado', number: '' });
+
+    const number = `55319${rnd()}`;
+    await renamed.getByRole('button', { name: 'Editar Cliente Renomeado' }).click();
+    await expect.poll(() => edit.getByLabel('Nome', { exact: true }).inputValue(), { timeout: 10_000 }).toBe('Cliente Renomeado');
+    await edit.getByLabel('Número', { exact: true }).fill(number);
+    await edit.getByRole('button', { name: 'Salvar' }).click();
+    await edit.waitFor({ state: 'hidden', timeout: 10_000 });
+    await expect.poll(async () => (await t.admin.get(`/contacts/${id}`)).body.number, { timeout: 10_000 }).toBe(number);
     await page.context().close();
   });
 

@@ -24,7 +24,7 @@ import {
 } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import type { Identity } from '../core/identity.js';
-import { indexContact } from './search-index.js';
+import { indexContact, unindexContact } from './search-index.js';
 import { assertContactTags, changeContactTags, changedTags, contactLinkOps, publishTagCounts } from './tags.js';
 import { publishContact, toApiContacts } from './contact-api.js';
 import { queryPartition } from './contact-list.js';
@@ -154,8 +154,13 @@ async function giveNumber(companyId: number, c: ContactItem, number: string): Pr
       tx.update(contactKey(companyId, c.id), `SET ${set.join(', ')}`, values, 'attribute_exists(PK) AND #num = :none AND attribute_not_exists(mergedInto)', { '#num': 'number', '#n': 'name' }),
     ]);
   } catch (err) {
-    if (isTransactionCanceled(err)) return undefined;
-    throw err;
+    if (!isTransactionCanceled(err)) throw err;
+    // The number went elsewhere (the next look merges): its tokens, written first so a crash cannot
+    // leave a numbered contact unfindable, are put back to the contact as it now stands.
+    const now = await getItem<MergedContact | ContactItem>(contactKey(companyId, c.id), true);
+    if (now && (now as MergedContact).mergedInto === undefined) await indexContact(companyId, next, now as ContactItem);
+    else await unindexContact(companyId, c.id);
+    return undefined;
   }
   await refreshContactViews(companyId, c.id);
   await publishContact(companyId, next, 'update');
@@ -267,12 +272,20 @@ async function createFromWhatsApp(companyId: number, peer: Peer, betterName: str
   return item;
 }
 
-/** Name and picture updates from WhatsApp (server-behaviour §2 step 3). */
-export async function updateContactProfile(companyId: number, peer: Peer, name?: string, pictureUrl?: string | null) {
-  const identity = identityOf(peer);
-  const contact =
-    (peer.lid ? await byMarker(lidMarker(companyId, peer.lid), companyId) : undefined) ??
-    (identity ? await byMarker(numberMarker(companyId, identity), companyId) : undefined);
+/**
+ * Name and picture updates from WhatsApp (server-behaviour §2 step 3). Never creates a contact; an
+ * update that carries both a LID and a number pairs them as a message would (a LID-only contact
+ * gets its number or is merged into the number's contact), unless one half is the connection's own.
+ */
+export async function updateContactProfile(companyId: number, rawPeer: Peer, name?: string, pictureUrl?: string | null, ownNumber?: string | null) {
+  const peer = trustedPeer(rawPeer, ownNumber);
+  let contact: ContactItem | undefined;
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const found = await findContact(companyId, peer, attempt > 0);
+    if (found === AGAIN) continue;
+    contact = found;
+    break;
+  }
   // A contact being merged into its number's is left alone (the merge publishes the survivor).
   if (!contact || (contact as MergedContact).mergedInto !== undefined) return;
   const set: Partial<ContactItem> = {};

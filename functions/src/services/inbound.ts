@@ -32,6 +32,12 @@ async function withMessage(e: InboundEvent & { waMessageId: string }, fn: (m: Me
   if (ticket) await publishMessage(updated, ticket, contact, 'update');
 }
 
+/** A contact's name or picture from WhatsApp; the number↔LID pair it tells is learned like a message's. */
+async function onContactProfile(e: Of<'contact'>) {
+  const connection = await connectionOf(e);
+  await updateContactProfile(e.companyId, e.peer as Peer, e.name, e.pictureUrl, connection?.number);
+}
+
 async function onMessage(e: Of<'message'>) {
   if (e.broadcast) return; // status broadcasts and newsletters (§2 step 2)
   if (e.chat.groupId && (await settingValue(e.companyId, 'CheckMsgIsGroup')) === 'enabled') return;
@@ -171,7 +177,7 @@ export async function receiveInbound(e: InboundEvent): Promise<void> {
     case 'call':
       return onCall(e);
     case 'contact':
-      return updateContactProfile(e.companyId, e.peer as Peer, e.name, e.pictureUrl);
+      return onContactProfile(e);
     case 'session':
       return onSession(e);
     case 'sendResult':

@@ -26,7 +26,7 @@ export async function senderNames(companyId: number, messages: Pick<MessageItem,
  * shows only that it was deleted (for everyone, as on WhatsApp: server-behaviour §7).
  */
 export async function toApiMessage(m: MessageItem, names?: Map<number, string>): Promise<ApiMessage> {
-  const { media, mediaError, reactions, waKey: _waKey, ...rest } = clean(m);
+  const { media, mediaError, reactions, waKey: _waKey, sendCommandId: _sendCommandId, ...rest } = clean(m);
   const shown = m.isDeleted ? null : media;
   const userName = m.userId ? (names ?? (await senderNames(m.companyId, [m]))).get(m.userId) : undefined;
   return {
@@ -56,6 +56,7 @@ export interface NewMessage {
   quotedWaId?: string;
   participant?: MessageItem['participant'];
   waKey?: MessageItem['waKey'];
+  sendCommandId?: string;
   userId?: number | null;
   createdAt: string;
   /** Counts as unread for the agents (inbound messages). */
@@ -109,6 +110,7 @@ async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ mess
       quotedMsg: quoted ? { id: quoted.id, body: quoted.body, fromMe: quoted.fromMe, mediaType: quoted.mediaType } : null,
       participant: msg.participant ?? null,
       ...(msg.waKey ? { waKey: msg.waKey } : {}),
+      ...(msg.sendCommandId ? { sendCommandId: msg.sendCommandId } : {}),
       isDeleted: false,
       isEdited: false,
       reactions: [],

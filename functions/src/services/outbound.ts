@@ -100,6 +100,7 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
     media: out.media ?? null,
     quotedWaId: out.quotedWaId,
     userId: out.userId ?? null,
+    sendCommandId: commandId,
     createdAt,
     unread: false,
   });
@@ -165,7 +166,7 @@ export async function retrySend(message: MessageItem): Promise<MessageItem> {
   if (!contact) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
   const commandId = sendCommandId(message.id, nowIso());
   await leaveRecovery({ companyId: message.companyId, connectionId: message.whatsappId, waMessageId: message.id, commandId });
-  const updated = await patchMessage(message, { error: null, ack: ACK.ERROR });
+  const updated = await patchMessage(message, { error: null, ack: ACK.ERROR, sendCommandId: commandId });
   await publishMessage(updated, ticket, contact, 'update');
   return dispatch(updated, ticket, contact, commandId);
 }
@@ -178,6 +179,9 @@ export async function retrySend(message: MessageItem): Promise<MessageItem> {
 export async function runSendRecovery(job: SendRecoveryJob): Promise<'settled' | 'redispatched'> {
   const m = await findMessage(job.companyId, job.waMessageId, job.connectionId);
   if (!m || !m.fromMe || m.ack > ACK.ERROR || m.error) return 'settled';
+  // A later attempt (a quick retry) owns the message now; its own check covers it. Re-sending under
+  // this older id would not be dropped by the queue (a different id) and could send twice.
+  if (m.sendCommandId && m.sendCommandId !== job.commandId) return 'settled';
   const ticket = await getTicketItem(m.companyId, m.ticketId).catch(() => undefined);
   const contact = ticket && (await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)));
   if (!ticket || !contact) return 'settled';

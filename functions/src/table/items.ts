@@ -210,6 +210,8 @@ export interface MessageItem extends MessageFields {
   reactions: MessageReaction[];
   /** The WhatsApp key the session saw (inbound messages): replies, reactions and receipts are built from it. */
   waKey?: WaKey | null;
+  /** Our sends: the command id of the latest attempt; an earlier attempt's recovery check stands down. */
+  sendCommandId?: string;
 }
 
 export interface MessageReaction {

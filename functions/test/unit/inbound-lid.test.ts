@@ -13,7 +13,7 @@ const { sendInTicket } = await import('../../src/services/outbound.js');
 const { createContact } = await import('../../src/services/contacts.js');
 const { startMerge } = await import('../../src/services/contact-merge.js');
 const { getItem } = await import('../../src/core/db.js');
-const { keys, lidMarker, numberMarker, contactTicketsPartition } = await import('../../src/table/keys.js');
+const { keys, lidMarker, numberMarker, contactTicketsPartition, contactTokensPartition } = await import('../../src/table/keys.js');
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
 type Row = Record<string, unknown> & { id: number };
@@ -81,6 +81,19 @@ describe('contacts known only by a LID (in-memory ports)', () => {
     expect((await usage(w))?.contacts).toBe(1);
     // Found by its number now: the search tokens hold the digits.
     expect(w.ports.table.all().some((i) => i.GSI1SK === `${NUMBER.slice(-4)}#${String(before.id).padStart(10, '0')}`)).toBe(true);
+  });
+
+  it('a profile update that tells the number with the LID pairs them too, and one for an unknown person creates nothing', async () => {
+    const w = await memoryWorld();
+    await receive(w, message(w, byLid, 'Oi'));
+    const [before] = items(w, 'contact');
+    await receive(w, event(w, { type: 'contact', peer: { lid: LID, number: NUMBER }, name: 'Nome do perfil' }));
+    expect(items(w, 'contact')).toEqual([expect.objectContaining({ id: before.id, number: NUMBER, lid: LID, name: 'Cliente LID' })]);
+    expect(await marker(w, numberMarker(w.companyId, NUMBER))).toMatchObject({ contactId: before.id });
+
+    await receive(w, event(w, { type: 'contact', peer: { lid: '190000000000077', number: '5511900007777' }, name: 'Desconhecido' }));
+    expect(items(w, 'contact')).toHaveLength(1);
+    expect((await usage(w))?.contacts).toBe(1);
   });
 
   it('a contact without number whose number already has a contact is merged into it: one contact, the ticket moves with its messages', async () => {
@@ -177,6 +190,9 @@ describe('contacts known only by a LID (in-memory ports)', () => {
     expect(items(v, 'ticket')).toHaveLength(1);
     expect(messagesOf(v, items(v, 'ticket')[0].id).sort()).toEqual(['Oi', 'X', 'Y', 'Z']);
     expect((await usage(v))?.contacts).toBe(1);
+    // Searching finds only the contact that remains (the merged one's tokens are gone, whichever path ran).
+    const tokenOwners = new Set(v.ports.table.all().filter((i) => String(i.PK).includes('#CTOK#')).map((i) => String(i.PK)));
+    expect([...tokenOwners]).toEqual([contactTokensPartition(v.companyId, known.id)]);
   });
 
   it("never pairs the connection's own number with a LID", async () => {

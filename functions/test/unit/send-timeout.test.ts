@@ -114,4 +114,24 @@ describe('the send timeout (in-memory ports)', () => {
     expect(retry.job.commandId).not.toBe(recoveries(w).at(-2)!.job.commandId);
     expect(w.ports.sentCommands.at(-1)!.commandId).toBe(retry.job.commandId);
   });
+
+  it('a retry made before the first attempt\'s recovery check runs: that late check stands down, the message is sent once per attempt', async () => {
+    const w = await memoryWorld();
+    const ticket = await ticketOf(w);
+    w.ports.commandsDown = true;
+    const failed = await w.ports.run(() => sendInTicket(ticket, { body: 'Falhou e foi reenviada' }));
+    expect(failed).toMatchObject({ error: 'ERR_SENDING_WAPP_MSG' });
+    const first = recoveries(w)[0]!;
+    w.ports.commandsDown = false;
+    w.ports.time += 2000; // the agent presses retry within the 10 s of the first check
+    await w.ports.run(() => retrySend(messageOf(w, failed.id) as never));
+    const second = recoveries(w).at(-1)!;
+    expect(messageOf(w, failed.id)).toMatchObject({ error: null, sendCommandId: second.job.commandId });
+    expect(w.ports.sentCommands.map((c) => c.commandId)).toEqual([second.job.commandId]);
+
+    // The first check, late: the message is unconfirmed and not failed, but it belongs to the retry now.
+    expect(await w.ports.run(() => runSendRecovery(first.job))).toBe('settled');
+    expect(await w.ports.run(() => runSendRecovery(second.job))).toBe('redispatched');
+    expect(new Set(w.ports.sentCommands.map((c) => c.commandId))).toEqual(new Set([second.job.commandId]));
+  });
 });

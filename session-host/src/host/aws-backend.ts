@@ -61,11 +61,13 @@ export class DynamoLeaseStore implements LeaseStore {
   async acquire(shard: number, owner: string, expiresAt: number, now: number): Promise<{ epoch: number } | undefined> {
     try {
       // Lease items are never deleted (no ttl, a release only expires them): the epoch only grows.
+      // Should one be lost anyway, its epoch starts again from the clock, above any count it had,
+      // so the connections' stored status epochs never refuse the new owner.
       const out = await dynamo().send(
         new UpdateCommand({
           TableName: this.table,
           Key: this.key(shard),
-          UpdateExpression: 'SET #ent = :lease, #sh = :shard, #o = :me, #x = :e REMOVE #t ADD #ep :one',
+          UpdateExpression: 'SET #ent = :lease, #sh = :shard, #o = :me, #x = :e, #ep = if_not_exists(#ep, :now) + :one REMOVE #t',
           ConditionExpression: 'attribute_not_exists(PK) OR #x < :now OR #o = :me',
           ExpressionAttributeNames: { '#o': 'owner', '#t': 'ttl', '#ent': 'entity', '#sh': 'shard', '#x': 'expiresAt', '#ep': 'epoch' },
           ExpressionAttributeValues: { ':now': now, ':me': owner, ':lease': 'lease', ':shard': shard, ':e': expiresAt, ':one': 1 },

@@ -28,6 +28,8 @@ export class LeaseKeeper {
   private freeScans = new Map<number, number>();
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
+  /** Shards lost (not given up) whose sessions are still stopping. */
+  private readonly losing = new Set<Promise<void>>();
   private stopped = false;
   /** The shard last handed over, until another task is seen holding it. */
   private handover?: { shard: number; at: number };
@@ -140,21 +142,29 @@ export class LeaseKeeper {
         }
         if (ok === false) {
           log.warn({ shard }, 'lease lost to another task');
-          await this.lose(shard, 'taken');
+          this.lose(shard, 'taken');
           return;
         }
         // Could not reach the table: before the lease can expire, stop, since another task may take it.
         if (this.now() >= lease.expiresAt - tickMs * 2) {
           log.warn({ shard }, 'lease could not be renewed in time');
-          await this.lose(shard, 'unconfirmed');
+          this.lose(shard, 'unconfirmed');
         }
       }),
     );
   }
 
-  private async lose(shard: number, why: 'taken' | 'unconfirmed'): Promise<void> {
+  /**
+   * Not awaited by the scan: stopping a shard's sessions can take seconds, and the other shards'
+   * renewals must not wait for it (their leases would lapse too).
+   */
+  private lose(shard: number, why: 'taken' | 'unconfirmed'): void {
     this.owned.delete(shard);
-    await this.o.onLost(shard, why).catch((err) => this.o.log.error({ shard, err: errorText(err) }, 'stopping the shard failed'));
+    const stopping: Promise<void> = this.o
+      .onLost(shard, why)
+      .catch((err) => this.o.log.error({ shard, err: errorText(err) }, 'stopping the shard failed'))
+      .finally(() => this.losing.delete(stopping));
+    this.losing.add(stopping);
   }
 
   /** Stops the shard's sessions first, then deletes the lease so the next owner starts at once. */
@@ -172,6 +182,7 @@ export class LeaseKeeper {
     await this.ticking;
     await this.o.store.leave(this.o.taskId).catch((err) => this.o.log.warn({ err: errorText(err) }, 'task withdrawal failed'));
     await Promise.all(this.ownedShards().map((s) => this.giveUp(s, 'shutdown')));
+    await Promise.all(this.losing);
   }
 
   /** Test hook: stop renewing and scanning as if the process had died (leases simply expire). */

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { WebSocket } from 'ws';
 import type { Peer, SessionStatus } from '@balcao/shared';
 import type { Provider, ProviderEvent, ProviderSession, SendCommand, SessionContext } from '../provider.js';
@@ -378,11 +379,12 @@ export class SandboxSession implements ProviderSession {
         if (e.media) {
           // Media first: the message event names a stored object, never the network's copy.
           const r = await fetch(new URL(e.media.path, this.baseUrl));
-          if (!r.ok) {
+          if (!r.ok || !r.body) {
             const msg = `media download failed: HTTP ${r.status}`;
             throw r.status >= 400 && r.status < 500 ? new PermanentError(msg) : new Error(msg);
           }
-          const stored = await this.ctx.storeMedia(Buffer.from(await r.arrayBuffer()), e.media.mimetype, e.media.fileName);
+          // Streamed to storage like the Baileys provider's files: a large one never sits in memory whole.
+          const stored = await this.ctx.storeMediaStream(Readable.fromWeb(r.body as never), e.media.mimetype, e.media.fileName);
           media = e.media.ptt ? { ...stored, ptt: true } : stored;
         }
         return {

@@ -167,6 +167,14 @@ describe('session host on the local services', () => {
     expect((await lease(SHARD))!.epoch).toBe(first!.epoch + 1);
     await b.stop();
     hosts.splice(hosts.indexOf(b), 1);
+
+    // A lease item lost anyway starts its epoch again from the clock: above every earlier one.
+    const before = (await lease(SHARD))!.epoch;
+    await deleteItem({ PK: `LEASE#${ns}${SHARD}`, SK: 'LEASE' });
+    const c = await start('it-c');
+    expect((await lease(SHARD))!.epoch).toBeGreaterThan(Math.max(before, Date.now() - 60_000));
+    await c.stop();
+    hosts.splice(hosts.indexOf(c), 1);
   });
 
   it('a second task takes the shards over after the first dies (lease expiry) and at once after a SIGTERM-style stop', async () => {

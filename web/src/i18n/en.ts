@@ -620,6 +620,7 @@ const en: Catalogue = {
     name: 'Name',
     number: 'Number',
     noNumber: 'Contact without number',
+    noNumberHint: "WhatsApp has not told this contact's number yet: leave it blank or type it.",
     whatsapp: 'WhatsApp',
     email: 'Email',
     createdAt: 'Created',

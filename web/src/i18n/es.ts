@@ -620,6 +620,7 @@ const es: Catalogue = {
     name: 'Nombre',
     number: 'Número',
     noNumber: 'Contacto sin número',
+    noNumberHint: "WhatsApp aún no informó el número de este contacto: déjelo en blanco o escríbalo.",
     whatsapp: 'WhatsApp',
     email: 'Email',
     createdAt: 'Creado el',

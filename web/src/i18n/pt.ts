@@ -623,6 +623,7 @@ const pt = {
     number: 'Número',
     /** A contact WhatsApp names only by its LID until it tells the number (issue 17). */
     noNumber: 'Contato sem número',
+    noNumberHint: "O WhatsApp ainda não informou o número deste contato: deixe em branco ou informe-o.",
     whatsapp: 'WhatsApp',
     email: 'Email',
     createdAt: 'Criado em',

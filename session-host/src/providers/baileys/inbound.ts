@@ -164,15 +164,28 @@ export class InboundEvents {
     const options = pollOf(poll)?.options ?? [];
     if (!poll || !secret) return undefined;
     const meId = jidNormalizedUser(sock.user?.id ?? '');
-    // Votes are signed with phone-number jids (Baileys' own event responses map LIDs the same way).
-    const asPn = async (jid: string) => (isLidUser(jid) ? ((await sock.signalRepository.lidMapping.getPNForLID(jid).catch(() => null)) ?? jid) : jid);
+    // The vote is sealed with the creator's and the voter's jids. Which form a LID-addressed group
+    // uses is not settled (Baileys' own event responses use the creator's number and the responder's
+    // key as received): each form is tried, and AES-GCM's tag tells the right one.
+    const forms = async (jid: string) => {
+      const pn = isLidUser(jid) ? await sock.signalRepository.lidMapping.getPNForLID(jid).catch(() => null) : null;
+      return [...new Set([pn, jid].filter((j): j is string => !!j).map(jidNormalizedUser))];
+    };
+    const creators = await forms(getKeyAuthor(pollKey, meId));
+    const voters = await forms(getKeyAuthor(msg.key, meId));
     try {
-      const decrypted = decryptPollVote(vote as { encPayload: Uint8Array; encIv: Uint8Array }, {
-        pollCreatorJid: jidNormalizedUser(await asPn(getKeyAuthor(pollKey, meId))),
-        pollMsgId: pollKey.id!,
-        pollEncKey: secret,
-        voterJid: jidNormalizedUser(await asPn(getKeyAuthor(msg.key, meId))),
-      });
+      let decrypted: proto.Message.PollVoteMessage | undefined;
+      let lastErr: unknown;
+      for (const pollCreatorJid of creators) {
+        for (const voterJid of voters) {
+          try {
+            decrypted ??= decryptPollVote(vote as { encPayload: Uint8Array; encIv: Uint8Array }, { pollCreatorJid, pollMsgId: pollKey.id!, pollEncKey: secret, voterJid });
+          } catch (err) {
+            lastErr = err;
+          }
+        }
+      }
+      if (!decrypted) throw lastErr;
       const byHash = new Map(options.map((o) => [createHash('sha256').update(o.optionName ?? '').digest('hex'), o.optionName ?? '']));
       const chosen = (decrypted.selectedOptions ?? []).map((h) => byHash.get(Buffer.from(h).toString('hex')) ?? '?');
       return `🗳️ ${chosen.length ? chosen.join(', ') : '—'}`;

@@ -13,6 +13,7 @@ import {
   type WAMessageKey,
 } from '@whiskeysockets/baileys';
 import { normalizeNumber, type Peer, type SessionStatus } from '@balcao/shared';
+import { ChatGroups } from '../../chat-groups.js';
 import type { ProviderSession, SendCommand, SessionContext } from '../../provider.js';
 import { AddressBook } from './address-book.js';
 import { CREDS_FLUSH_MS, CredsWriter, loadAuthState } from './auth.js';
@@ -103,6 +104,10 @@ export class BaileysSession implements ProviderSession {
   private lastStatus?: SessionStatus;
   /** Inbound events, in order per chat (a slow chat holds only itself), with back-pressure on the socket. */
   private readonly inbound: InboundPipeline;
+  /** Each chat's chain key as first used (bounded like the peer directory). */
+  private readonly chains = new ChatGroups(20_000);
+  /** While stopping: events already received are still published until this time. */
+  private publishUntil = 0;
   /** WhatsApp's retry requests per message id (Baileys counts them; bounded per session). */
   private readonly retryCounters = new KeyCache(2_000);
   private readonly logger: BaileysLogger;
@@ -118,7 +123,8 @@ export class BaileysSession implements ProviderSession {
     this.logger = baileysLogger(ctx.log, opts.logLevel, { connectionId: ctx.connectionId });
     this.peers = new PeerDirectory(ctx.log, () => this.sock);
     this.book = new AddressBook(ctx);
-    this.events = new InboundEvents(ctx, opts, this.logger, this.peers, this.book, () => this.running);
+    // Publishing keeps retrying while the session runs and, once stopping, while it drains.
+    this.events = new InboundEvents(ctx, opts, this.logger, this.peers, this.book, () => this.running || Date.now() < this.publishUntil);
     this.inbound = new InboundPipeline({ high: BACKLOG_HIGH, low: BACKLOG_LOW, log: ctx.log, onPressure: (pressed) => this.pressure(pressed) });
     this.commands = new OutboundCommands(ctx, opts, this.peers);
   }
@@ -148,6 +154,7 @@ export class BaileysSession implements ProviderSession {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.publishUntil = Date.now() + STOP_DRAIN_MS;
     await this.endSocket();
     await this.book.save();
     // Let what was already received reach the queue before the lease moves to another task; a large
@@ -321,15 +328,24 @@ export class BaileysSession implements ProviderSession {
   }
 
   /**
-   * One chain per chat however WhatsApp names it: the LID when known (Baileys 7's stable id for a
-   * person), else the number; a group by its jid.
+   * One chain per chat however WhatsApp names it, and the same chain once one is in use: a chat
+   * first seen by number whose LID is learned later keeps its chain (`ChatGroups`), so its events
+   * never run in two chains at once.
    */
   private chatKey(jid: string | null | undefined, alt?: string | null): string {
     if (!jid) return 'none';
     if (isJidGroup(jid)) return jid;
     const peer = peerOfJids(jid, alt);
-    const lid = peer.lid ?? (peer.number ? this.peers.lidOfNumber(peer.number) : undefined);
-    return lid ? `l${lid}` : peer.number ? `n${peer.number}` : jid;
+    // The half the event lacks, when the directory knows it, finds a chain the other half started.
+    if (!peer.lid && peer.number) {
+      const lid = this.peers.lidOfNumber(peer.number);
+      if (lid) peer.lid = lid;
+    } else if (peer.lid && !peer.number) {
+      const number = this.peers.numberOfLid(peer.lid);
+      if (number) peer.number = number;
+    }
+    const key = this.chains.keyOf(peer);
+    return key === 'unknown' ? jid : key;
   }
 
   /** Back-pressure: a socket that does not read leaves WhatsApp holding what we could not take yet. */

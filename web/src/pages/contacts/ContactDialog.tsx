@@ -1,7 +1,9 @@
+import { useMemo, useRef } from 'react';
 import { Controller, useFieldArray } from 'react-hook-form';
+import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { Button, Flex, Text, TextField } from '@aws-amplify/ui-react';
-import { contactSchema } from '@balcao/shared';
+import { contactNumberField, contactSchema } from '@balcao/shared';
 import { contactsApi } from '../../api/contacts';
 import { tagsApi } from '../../api/tags';
 import { usersApi } from '../../api/users';
@@ -56,13 +58,19 @@ export default function ContactDialog({
   const tags = useOptions(() => tagsApi.list('contact'), [], { enabled: open });
   // If the attendants cannot be listed the field stays disabled (the contact keeps its own).
   const users = useOptions(usersApi.sorted, null, { enabled: open });
+  // A contact WhatsApp names only by its LID has no number yet: editing its name must not require one.
+  const numberless = useRef(false);
+  const schema = useMemo(
+    () => contactSchema.extend({ number: z.preprocess((v) => (numberless.current && v === '' ? undefined : v), contactNumberField().optional()) }),
+    [],
+  );
   const entity = useEntityForm<Values, Contact>({
-    schema: contactSchema,
+    schema,
     defaultValues: { ...EMPTY, ...initial },
     save: (v) =>
       contactsApi.save(contactId, {
         name: v.name,
-        number: v.number,
+        ...(v.number ? { number: v.number } : {}),
         email: v.email ?? '',
         extraInfo: v.extraInfo ?? [],
         tags: v.tags ?? [],
@@ -77,13 +85,29 @@ export default function ContactDialog({
   const { form, field, error } = entity;
   const extra = useFieldArray({ control: form.control, name: 'extraInfo' });
   // What the agent already typed is kept over a late answer.
-  const loading = useRecord(contactId, contactsApi.get, (c) => form.reset(toValues(c), { keepDirtyValues: true }), onClose, open);
+  const loading = useRecord(
+    contactId,
+    contactsApi.get,
+    (c) => {
+      numberless.current = !c.number;
+      form.reset(toValues(c), { keepDirtyValues: true });
+    },
+    onClose,
+    open,
+  );
+  if (!contactId) numberless.current = false;
 
   return (
     <EntityDialog open={open} title={contactId ? t('contacts.dialogEdit') : t('contacts.dialogAdd')} entity={entity} onClose={onClose} loading={loading} testId="contact-form" footerMargin="0.5rem">
       <div className="form-grid">
         <TextField label={t('contacts.name')} autoFocus {...field('name')} />
-        <TextField label={t('contacts.number')} placeholder="5513912344321" inputMode="tel" {...field('number')} />
+        <TextField
+          label={t('contacts.number')}
+          placeholder="5513912344321"
+          inputMode="tel"
+          descriptiveText={numberless.current ? t('contacts.noNumberHint') : undefined}
+          {...field('number')}
+        />
         <TextField label={t('contacts.email')} type="email" autoComplete="off" {...field('email')} />
         <ControlledSelect control={form.control} name="userId" label={t('contacts.attendant')} empty={t('contacts.noAttendant')} choices={choicesOf(users)} isDisabled={!users} hasError={!!entity.errors.userId} errorMessage={error('userId')} />
       </div>
