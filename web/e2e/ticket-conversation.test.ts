@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { RATING_REQUEST } from '@balcao/shared';
 import { sandbox, ticketOf, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { member, PASSWORD, uniq } from '../../functions/test/integration/client.js';
+import { emit, msg } from '../../functions/test/integration/ingest-helpers.js';
 import { FAKE_MEDIA_ARGS, NARROW, newContext, screenshot, signInUi, WIDE } from './support/browser.js';
 import { browser, company as t, connectedWorld, web, randomPhone } from './support/world.js';
 
@@ -219,6 +220,31 @@ describe('ticket conversation pane', () => {
       return res.body.rating === 2 ? res.body : undefined;
     }, 'the rating on the ticket');
     expect(rated).toMatchObject({ status: 'closed', userId: agent.id });
+    await ctx.close();
+  });
+
+  it('what the session host could not carry is said plainly: an unsupported type, a file too large, a file WhatsApp no longer has (issue 17)', { timeout: 120_000 }, async () => {
+    const customer = phoneNumber();
+    const from = (body: string, extra: Parameters<typeof msg>[4]) => msg(t.companyId, t.connectionId, customer, body, { chat: { number: customer, name: 'Seu Otávio' }, ...extra });
+    await emit([
+      from('questionMessage', { mediaType: 'unsupported' }),
+      from('', { mediaType: 'document', mediaError: { reason: 'tooLarge', size: 1.5 * 1024 ** 3, fileName: 'backup.zip' } }),
+      from('', { mediaType: 'video', mediaError: { reason: 'unavailable' } }),
+    ]);
+    const ticket = await ticketOf(t, customer);
+    const agent = await member(t.admin, { name: 'Otávio Agente', profile: 'admin', allTicket: 'enabled' });
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signInUi(page, web(), agent.email, PASSWORD);
+    await page.goto(`${web()}/tickets/${ticket.id}`);
+    await bubble(page, 'Mensagem não suportada: questionMessage').waitFor({ timeout: 20_000 });
+    const notes = page.getByTestId('media-note');
+    await expect.poll(() => notes.count(), { timeout: 10_000 }).toBe(2);
+    expect(await notes.allTextContents()).toEqual([
+      expect.stringContaining('Arquivo grande demais para receber (1,5 GB). Peça ao cliente que envie por outro meio.'),
+      expect.stringContaining('Não foi possível receber este arquivo. Peça ao cliente que o envie novamente.'),
+    ]);
+    await screenshot(page, 'ticket-unsupported-media-notes');
     await ctx.close();
   });
 });
