@@ -244,6 +244,23 @@ describe('session host commands', () => {
     expect(fresh.calls).toEqual(['start', 'newQr']);
   });
 
+  it('a status told again never lands after a newer one (a slow re-report of the QR and then the pairing code)', async () => {
+    const { backend, providers, drained } = await setup();
+    providers.sandbox.connectOnStart = false;
+    backend.addConnection({ id: 5, companyId: 7, provider: 'sandbox', status: 'DISCONNECTED' });
+    backend.command({ type: 'newQr', companyId: 7, connectionId: 5 });
+    await waitFor(() => backend.sessionEvents(5).some((e) => e.status === 'qrcode'), 3000, 'a QR showing');
+    const fresh = providers.sandbox.of(5)!;
+    await new Promise((r) => setTimeout(r, 5));
+    // The repeated press tells the QR again, slowly; meanwhile the session moves on to a pairing code.
+    backend.publishDelay = (e) => (e.type === 'session' && e.status === 'qrcode' ? 150 : 0);
+    backend.command({ type: 'newQr', companyId: 7, connectionId: 5 });
+    await new Promise((r) => setTimeout(r, 40));
+    await fresh.ctx.emit({ type: 'session', status: 'PAIRING', qrcode: 'ABCD1234' });
+    await waitFor(drained, 3000);
+    expect(backend.sessionEvents(5).at(-1)).toMatchObject({ status: 'PAIRING', qrcode: 'ABCD1234' });
+  });
+
   it('a start that failed is retried and "try again" starts it; a pairing code for another number restarts a waiting session', async () => {
     const { backend, providers, drained } = await setup();
     providers.sandbox.connectOnStart = false;

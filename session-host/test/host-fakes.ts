@@ -168,8 +168,12 @@ export class MemoryBackend implements HostBackend {
   async extendCommand(shard: number, receipt: string, seconds: number) {
     this.queues.get(shard)!.settle(receipt, seconds);
   }
+  /** How long each publish takes (ms), by event: sends in flight at once may land in any order. */
+  publishDelay?: (event: InboundEvent) => number;
   async publishEvent(event: InboundEvent, groupId: string) {
     if (this.failPublish) throw new Error('inbound queue unreachable');
+    const delay = this.publishDelay?.(event) ?? 0;
+    if (delay) await new Promise((r) => setTimeout(r, delay));
     if (this.events.some((e) => e.event.eventId === event.eventId)) return; // FIFO deduplication
     this.events.push({ event, groupId });
   }

@@ -270,13 +270,14 @@ describe('connections page', () => {
     await qr.getByText('Número inválido').waitFor({ timeout: 15_000 });
     await phone.fill('55 11 98765-0000');
     await qr.getByRole('button', { name: 'Gerar código' }).click();
-    // The same dialog follows the session into PAIRING. Its code is not checked here: the ingest
-    // worker keeps `qrcode` for status qrcode only, so the code never reaches the console (reported);
-    // the simulated phone links without typing it.
+    // The same dialog follows the session into PAIRING and shows the code; the phone types it.
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('PAIRING');
     await page.getByRole('dialog', { name: `Código de pareamento: ${name}` }).waitFor();
+    const code = (await qr.getByTestId('pairing-code').textContent())!;
+    expect(code).toMatch(/^[A-Z0-9]{8}$/);
     await screenshot(page, 'connection-pairing-light-wide');
-    const scanned = await scan(id);
+    expect((await scan(id, { code: 'WRONG123' })).status).toBe(400);
+    const scanned = await scan(id, { code });
     expect(scanned.status, JSON.stringify(scanned.body)).toBe(200);
     await qr.waitFor({ state: 'detached', timeout: 20_000 });
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 20_000 }).toBe('CONNECTED');

@@ -42,6 +42,18 @@ export interface SessionState {
   status?: SessionStatus;
   /** That report itself, to tell it again when a repeated command overwrote the stored status. */
   lastReport?: Extract<ProviderEvent, { type: 'session' }>;
+  /**
+   * Status reports go out one after another: two sends in flight at once can reach the queue in
+   * either order, and an older status arriving last would stay (a QR over the pairing code).
+   */
+  statusChain?: Promise<unknown>;
+}
+
+/** Runs `send` after every status report already under way for this session (see `statusChain`). */
+export function inStatusOrder<T>(state: SessionState, send: () => Promise<T>): Promise<T> {
+  const next = (state.statusChain ?? Promise.resolve()).catch(() => undefined).then(send);
+  state.statusChain = next;
+  return next;
 }
 
 /** Publishes one event for a connection: versioned, validated, grouped per chat, deduplicated by id. */
@@ -91,7 +103,11 @@ export function createContext(opts: {
         log.debug({ status: event.status }, 'session status while stopping not published');
         return;
       }
-      await publish(backend, target, event.type === 'session' && opts.epoch !== undefined ? { ...event, epoch: opts.epoch } : event);
+      if (event.type !== 'session') {
+        await publish(backend, target, event);
+        return;
+      }
+      await inStatusOrder(state, () => publish(backend, target, opts.epoch !== undefined ? { ...event, epoch: opts.epoch } : event));
     },
     async storeMedia(data, mimetype, fileName): Promise<StoredMedia> {
       const key = mediaKey(mimetype, fileName);

@@ -1,7 +1,7 @@
 import { addressBookPage, LIVE_SESSION_STATUSES, outboundCommandSchema, type OutboundCommand, type Peer, type RpcAnswer, type SessionStatus } from '@balcao/shared';
 import type { Logger, Provider, ProviderSession } from '../provider.js';
 import type { ConnectionRecord, HostBackend, ReceivedCommand } from './backend.js';
-import { createContext, publish, type SessionState } from './context.js';
+import { createContext, inStatusOrder, publish, type SessionState } from './context.js';
 import { chatKey, sqsId } from './events.js';
 import { errorText, withFields } from './log.js';
 
@@ -202,8 +202,13 @@ export class ShardRunner {
    * session's last report is told again so the stored status follows the session, not the press.
    */
   private async unchanged(slot: Slot, target: { companyId: number; connectionId: number }): Promise<Outcome> {
-    const report = slot.state?.lastReport;
-    if (report && !slot.state?.quiet) await publish(this.o.backend, target, this.o.epoch === undefined ? report : { ...report, epoch: this.o.epoch });
+    const state = slot.state;
+    if (!state) return 'done';
+    // In turn with the session's own reports, and the latest one when its turn comes.
+    await inStatusOrder(state, async () => {
+      const report = state.lastReport;
+      if (report && !state.quiet) await publish(this.o.backend, target, this.o.epoch === undefined ? report : { ...report, epoch: this.o.epoch });
+    });
     return 'done';
   }
 
