@@ -62,6 +62,7 @@ export const routes: RouteDef[] = [
   r('GET', '/companies/{id}', 'companies'),
   r('PUT', '/companies/{id}', 'companies', { super: true }),
   r('DELETE', '/companies/{id}', 'companies', { super: true }),
+  r('PUT', '/companies/{id}/schedules', 'companies', { admin: true }),
 
   // users
   r('GET', '/users', 'users'),
@@ -77,6 +78,11 @@ export const routes: RouteDef[] = [
   r('POST', '/queue', 'queues', { admin: true }),
   r('PUT', '/queue/{id}', 'queues', { admin: true }),
   r('DELETE', '/queue/{id}', 'queues', { admin: true }),
+  r('GET', '/queue-options', 'queues'),
+  r('GET', '/queue-options/{id}', 'queues'),
+  r('POST', '/queue-options', 'queues', { admin: true }),
+  r('PUT', '/queue-options/{id}', 'queues', { admin: true }),
+  r('DELETE', '/queue-options/{id}', 'queues', { admin: true }),
 
   // WhatsApp connections and their sessions
   r('GET', '/whatsapp', 'whatsapp'),

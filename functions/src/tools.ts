@@ -13,3 +13,4 @@ export { listBody } from './services/messages.js';
 export { rebuildTicketCounters } from './services/ticket-counters.js';
 export { type TicketStatus } from './services/tickets.js';
 export { seedLocal } from './services/seed.js';
+export { botMessageId } from './services/bot.js';

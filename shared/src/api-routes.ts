@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApiContact, ApiContactFull, ApiMessage, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
-import type { Company, Connection, Plan, Queue, SettingItem, TicketStatus, User } from './entities.js';
+import type { Company, Connection, Plan, Queue, QueueOption, SettingItem, TicketStatus, User } from './entities.js';
+import { companySchedulesSchema, type ScheduleEntry } from './business-hours.js';
 import { connectionSchema, connectionUpdateSchema } from './schemas/connections.js';
 import { contactExportQuerySchema, contactImportSchema, contactListQuerySchema, contactSchema, contactTransferSchema, contactUpdateSchema } from './schemas/contacts.js';
 import { forwardSchema, mediaUploadSchema, messageListQuerySchema, reactionSchema, sendMessageSchema } from './schemas/messages.js';
@@ -12,6 +13,9 @@ import {
   planUpdateSchema,
   queueSchema,
   queueUpdateSchema,
+  queueOptionSchema,
+  queueOptionUpdateSchema,
+  queueOptionListQuerySchema,
   signupSchema,
   userCreateSchema,
   userListQuerySchema,
@@ -56,6 +60,7 @@ export const apiRoutes = {
   'POST /companies': { body: companySchema },
   'GET /companies/{id}': {},
   'PUT /companies/{id}': { body: companyUpdateSchema },
+  'PUT /companies/{id}/schedules': { body: companySchedulesSchema },
   'DELETE /companies/{id}': {},
   // users
   'GET /users': { query: userListQuerySchema },
@@ -70,6 +75,11 @@ export const apiRoutes = {
   'POST /queue': { body: queueSchema },
   'PUT /queue/{id}': { body: queueUpdateSchema },
   'DELETE /queue/{id}': {},
+  'GET /queue-options': { query: queueOptionListQuerySchema },
+  'GET /queue-options/{id}': {},
+  'POST /queue-options': { body: queueOptionSchema },
+  'PUT /queue-options/{id}': { body: queueOptionUpdateSchema },
+  'DELETE /queue-options/{id}': {},
   // connections and their sessions
   'GET /whatsapp': {},
   'GET /whatsapp/{id}': {},
@@ -213,6 +223,7 @@ export interface ApiAnswers {
   'POST /companies': Company;
   'GET /companies/{id}': Company & { plan: Plan | undefined; settings: SettingItem[] };
   'PUT /companies/{id}': Company;
+  'PUT /companies/{id}/schedules': { id: number; schedules: ScheduleEntry[] };
   'DELETE /companies/{id}': void;
   'GET /users': ListPage<'users', User>;
   'GET /users/list': { id: number; name: string }[];
@@ -225,6 +236,11 @@ export interface ApiAnswers {
   'POST /queue': Queue;
   'PUT /queue/{id}': Queue;
   'DELETE /queue/{id}': void;
+  'GET /queue-options': QueueOption[];
+  'GET /queue-options/{id}': QueueOption;
+  'POST /queue-options': QueueOption;
+  'PUT /queue-options/{id}': QueueOption;
+  'DELETE /queue-options/{id}': void;
   'GET /whatsapp': Connection[];
   'GET /whatsapp/{id}': Connection;
   'POST /whatsapp': Connection;

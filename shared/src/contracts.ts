@@ -58,6 +58,8 @@ export interface MessageFields {
   /** Set when sending failed (ERR_SENDING_WAPP_MSG); cleared on a successful retry. */
   error: string | null;
   userId: number | null;
+  /** Sent by the queue bot (greeting, menu, options, form questions, out-of-hours answer). */
+  isBot?: boolean;
   createdAt: string;
   updatedAt: string;
 }

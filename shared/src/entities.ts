@@ -46,6 +46,8 @@ export interface Company {
   addressCity?: string;
   addressDistrict?: string;
   settings?: SettingItem[];
+  /** The company's weekly business hours (setting `scheduleType` `company`; server-behaviour §5). */
+  schedules: import('./business-hours.js').ScheduleEntry[];
   createdAt: string;
   updatedAt: string;
 }
@@ -77,7 +79,29 @@ export interface Queue extends QueueRef {
   orderQueue: number | null;
   integrationId: number | null;
   promptId: number | null;
+  type: import('./schemas/platform.js').QueueType;
+  nextQueueId: number | null;
+  nextQueueInvalidFormId: number | null;
+  schedules: import('./business-hours.js').ScheduleEntry[];
   companyId: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A queue option as the API answers it (spec 003 §4). */
+export interface QueueOption {
+  id: number;
+  queueId: number;
+  parentId: number | null;
+  title: string;
+  message: string;
+  option: string;
+  fieldName: string | null;
+  isValidationField: boolean;
+  validation: import('./schemas/platform.js').FormValidation | null;
+  transferToQueueId: number | null;
+  /** How many options are under it (the editor shows whether it is a leaf). */
+  children: number;
   createdAt: string;
   updatedAt: string;
 }

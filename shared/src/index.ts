@@ -22,3 +22,5 @@ export * from './variables.js';
 export * from './csv.js';
 export * from './dates.js';
 export * from './api-routes.js';
+export * from './business-hours.js';
+export * from './form-answers.js';

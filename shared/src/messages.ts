@@ -17,6 +17,14 @@ export const MSG = {
   invalidValue: 'Valor inválido',
   scientificNumber: 'Número em notação científica (a planilha o arredondou): formate a coluna como texto',
   tokenGenerated: 'O token é gerado pelo sistema: use o botão Gerar',
+  invalidTime: 'Horário inválido: use HH:MM',
+  endBeforeStart: 'O horário final deve ser depois do inicial',
+  invalidWeekday: 'Dia da semana inválido',
+  repeatedWeekday: 'Dia da semana repetido',
+  optionTooDeep: 'O menu pode ter no máximo 10 níveis',
+  optionTooWide: 'Cada nível do menu pode ter no máximo 50 opções',
+  optionTaken: 'Já existe uma opção com este número neste nível',
+  integrationsUnavailable: 'As integrações ainda não estão disponíveis nesta versão',
 } as const;
 
 export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';

@@ -5,6 +5,7 @@ import {
   UpdateCommand,
   DeleteCommand,
   BatchGetCommand,
+  BatchWriteCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { TransactionCanceledException, ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
@@ -235,4 +236,19 @@ export function clean<T extends object>(item: T): Omit<T, (typeof STORAGE_ATTRIB
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(item)) if (!STORAGE.has(k)) rest[k] = v;
   return rest as Omit<T, (typeof STORAGE_ATTRIBUTES)[number]>;
+}
+
+export type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
+
+/** BatchWrite in chunks of 25, retrying what DynamoDB leaves unprocessed. */
+export async function batchWrite(requests: WriteRequest[]) {
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending: WriteRequest[] | undefined = requests.slice(i, i + 25);
+    for (let attempt = 0; pending?.length; attempt++) {
+      if (attempt >= 8) throw new Error('batch write: items left unprocessed');
+      if (attempt) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      const out = await tablePort().send(new BatchWriteCommand({ RequestItems: { [table()]: pending as never } }));
+      pending = out.UnprocessedItems?.[table()] as WriteRequest[] | undefined;
+    }
+  }
 }

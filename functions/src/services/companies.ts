@@ -1,7 +1,9 @@
 import {
   AppError,
+  companySchedulesSchema,
   companySchema,
   companyUpdateSchema,
+  defaultSchedule,
   parseOrThrow,
   signupSchema,
   trialDueDate,
@@ -21,8 +23,23 @@ const emailTaken = () =>
 
 export const toApiCompany = (c: CompanyItem): Company => {
   const { ticketListsSince: _internal, ...rest } = clean(c);
-  return rest as unknown as Company;
+  // Companies made before issue 18 have the default week.
+  return { ...rest, schedules: c.schedules ?? defaultSchedule() } as unknown as Company;
 };
+
+/**
+ * `PUT /companies/{id}/schedules` (the settings Schedules tab): an admin for their own company, the
+ * super user for any; another company's id is as absent as one that never existed.
+ */
+export async function updateCompanySchedules(identity: { companyId: number; isSuper: boolean }, id: number, input: unknown) {
+  if (!identity.isSuper && id !== identity.companyId) throw new AppError(404, 'ERR_NO_COMPANY_FOUND');
+  const { schedules } = parseOrThrow(companySchedulesSchema, input);
+  const updated = await updateItem<CompanyItem>(keys.company(id), { schedules, updatedAt: nowIso() }, { condition: 'attribute_exists(PK)' }).catch((err) => {
+    if ((err as { name?: string }).name === 'ConditionalCheckFailedException') throw new AppError(404, 'ERR_NO_COMPANY_FOUND');
+    throw err;
+  });
+  return { id: updated.id, schedules: updated.schedules ?? schedules };
+}
 
 export async function getCompanyItem(id: number): Promise<CompanyItem> {
   const item = await getItem<CompanyItem>(keys.company(id));
@@ -63,6 +80,7 @@ export async function createCompany(input: unknown, opts: CreateCompanyOptions =
     ...keys.company(id),
     entity: 'company',
     ...keys.companyListKeys(id),
+    schedules: defaultSchedule(),
     id,
     name: data.name,
     email: data.email,

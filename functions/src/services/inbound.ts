@@ -9,6 +9,8 @@ import { findMessage } from './message-lookup.js';
 import { changeMessage, loadTicketAndContact, markSendFailed, patchMessage, publishMessage, publishNewMessage, raiseAck, storeMessage } from './messages.js';
 import { settingValue } from './settings.js';
 import { sendInTicket } from './outbound.js';
+import { runBot } from './bot.js';
+import { nowMs } from '../core/ports.js';
 import { handleRatingAnswer, ticketAwaitingRating } from './ticket-rating.js';
 import { connectionKey } from '../table/keys.js';
 import { type ConnectionItem, type MessageItem } from '../table/items.js';
@@ -50,6 +52,12 @@ async function onMessage(e: Of<'message'>) {
       const raised = await raiseAck(existing, ACK.SENT);
       if (raised) await withMessage({ ...e, waMessageId: existing.id }, async () => raised);
     }
+    // Stored, but the bot may not have answered it yet (a crash, a failed reply): a redelivery
+    // soon after finishes that, never an old message seen again (the bot skips what it handled).
+    if (!existing.fromMe && nowMs() - Date.parse(existing.updatedAt) < BOT_REDELIVERY_MS) {
+      const { ticket, contact } = await loadTicketAndContact(e.companyId, existing.ticketId);
+      if (ticket && contact) await runBot({ ticket, contact, connection, message: existing });
+    }
     return;
   }
   const contact = await findOrCreateContact(e.companyId, e.chat, { pushName: e.fromMe ? undefined : e.chat.name, connectionId: e.connectionId, ownNumber: connection.number });
@@ -87,7 +95,13 @@ async function onMessage(e: Of<'message'>) {
   if (!stored) return; // a concurrent redelivery stored it first
   if (!e.fromMe) count('MessagesIn');
   await publishNewMessage(stored.message, stored.ticket, contact);
+  // The automation step (§2 step 7). A failure throws: the queue delivers the event again and the
+  // bot, which keys its replies on this message, finishes without repeating itself.
+  await runBot({ ticket: stored.ticket, contact, connection, message: stored.message });
 }
+
+/** How long after storing a customer message its redelivery still runs the bot. */
+const BOT_REDELIVERY_MS = 15 * 60_000;
 
 async function onCall(e: Of<'call'>) {
   const connection = await connectionOf(e);

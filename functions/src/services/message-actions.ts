@@ -24,6 +24,7 @@ import { checkFile, checkUpload, commitFile, commitUpload, type OutgoingMedia } 
 import { changeMessage, publishMessageChange } from './messages.js';
 import { findMessageById } from './message-lookup.js';
 import { sendInTicket, sendMessageAction, type OutgoingMessage } from './outbound.js';
+import { stopBot } from './bot.js';
 import { publishTicketChange, timeZone } from './ticket-lifecycle.js';
 import { contactKey, keys, ticketKey } from '../table/keys.js';
 import { getTicketItem } from './tickets.js';
@@ -101,6 +102,8 @@ export async function sendFromConsole(identity: Identity, ticket: TicketItem, in
     // The next message goes after this one: read the ticket as this send left it.
     if (i < parts.length - 1) current = await getTicketItem(ticket.companyId, ticket.id);
   }
+  // An agent writing takes over from the bot.
+  if (ticket.chatbot || (ticket.bot?.stage && ticket.bot.stage !== 'done')) await stopBot(await getTicketItem(ticket.companyId, ticket.id));
   return { kind: 'sent', messages };
 }
 

@@ -57,6 +57,7 @@ export interface NewMessage {
   participant?: MessageItem['participant'];
   waKey?: MessageItem['waKey'];
   sendCommandId?: string;
+  isBot?: boolean;
   userId?: number | null;
   createdAt: string;
   /** Counts as unread for the agents (inbound messages). */
@@ -111,6 +112,7 @@ async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ mess
       participant: msg.participant ?? null,
       ...(msg.waKey ? { waKey: msg.waKey } : {}),
       ...(msg.sendCommandId ? { sendCommandId: msg.sendCommandId } : {}),
+      ...(msg.isBot ? { isBot: true } : {}),
       isDeleted: false,
       isEdited: false,
       reactions: [],

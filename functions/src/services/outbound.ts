@@ -67,6 +67,13 @@ export interface OutgoingMessage {
   media?: StoredMedia & { mediaType: MediaType };
   /** A contact card: stored as the message body with mediaType `contactMessage` (as inbound cards are). */
   vcard?: string;
+  /**
+   * The WhatsApp id to send under, when the caller derives it (the bot: from the message it
+   * answers). A second send with the same id is the first one: it is not sent again.
+   */
+  id?: string;
+  /** Sent by the bot (shown as such in the conversation, never as an agent's). */
+  isBot?: boolean;
 }
 
 /**
@@ -82,12 +89,31 @@ export const peerOf = (contact: ContactItem) =>
  * confirms, or the message shows ERR_SENDING_WAPP_MSG and can be retried. Automated messages use
  * the same path, so their echo is recognised by id and never stored twice.
  */
-export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Promise<MessageItem> {
-  const contact = await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId));
+export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage, known: KnownRefs = {}): Promise<MessageItem> {
+  return (await sendInTicketWithTicket(ticket, out, known)).message;
+}
+
+/** What a caller already read, so a send does not read it again (the bot answers at inbound rates). */
+export interface KnownRefs {
+  contact?: ContactItem;
+  connection?: ConnectionItem;
+}
+
+/**
+ * `sendInTicket`, answering also the ticket as the send left it (`undefined` when the message was
+ * already stored under `out.id` by an earlier run).
+ */
+export async function sendInTicketWithTicket(ticket: TicketItem, out: OutgoingMessage, known: KnownRefs = {}): Promise<{ message: MessageItem; ticket?: TicketItem }> {
+  const [contact, connection, earlier] = await Promise.all([
+    known.contact ?? getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)),
+    known.connection ?? getItem<ConnectionItem>(connectionKey(ticket.companyId, ticket.whatsappId)),
+    // Already stored by an earlier run (a redelivered inbound message): its own checks send it.
+    out.id ? findMessage(ticket.companyId, out.id, ticket.whatsappId) : undefined,
+  ]);
   if (!contact) throw new AppError(404, 'ERR_NO_CONTACT_FOUND');
-  const connection = await getItem<ConnectionItem>(connectionKey(ticket.companyId, ticket.whatsappId));
   if (!connection) throw new AppError(400, 'ERR_NO_WAPP_FOUND');
-  const waMessageId = newWaMessageId();
+  if (earlier) return { message: earlier };
+  const waMessageId = out.id ?? newWaMessageId();
   const createdAt = nowIso();
   const commandId = sendCommandId(waMessageId, createdAt);
   await leaveRecovery({ companyId: ticket.companyId, connectionId: ticket.whatsappId, waMessageId, commandId });
@@ -101,14 +127,20 @@ export async function sendInTicket(ticket: TicketItem, out: OutgoingMessage): Pr
     quotedWaId: out.quotedWaId,
     userId: out.userId ?? null,
     sendCommandId: commandId,
+    ...(out.isBot ? { isBot: true } : {}),
     createdAt,
     unread: false,
   });
-  if (!stored) throw new AppError(500, 'ERR_CREATING_MESSAGE');
+  if (!stored) {
+    // A concurrent run stored the same derived id first.
+    const raced = out.id ? await findMessage(ticket.companyId, out.id, ticket.whatsappId) : undefined;
+    if (raced) return { message: raced };
+    throw new AppError(500, 'ERR_CREATING_MESSAGE');
+  }
   await publishNewMessage(stored.message, stored.ticket, contact);
   const dispatched = await dispatch(stored.message, stored.ticket, contact, commandId);
   count('MessagesOut');
-  return dispatched;
+  return { message: dispatched, ticket: stored.ticket };
 }
 
 /**

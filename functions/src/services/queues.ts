@@ -1,5 +1,5 @@
-import { AppError, companyEvent, parseOrThrow, queueSchema, queueUpdateSchema, type Queue } from '@balcao/shared';
-import { clean, getItem, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
+import { AppError, MSG, companyEvent, defaultSchedule, parseOrThrow, queueSchema, queueUpdateSchema, type Queue, type QueueInput } from '@balcao/shared';
+import { batchWrite, clean, getItem, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
 import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
@@ -12,7 +12,31 @@ const colorTaken = () =>
 const greetingRequired = () =>
   new AppError(400, 'ERR_WAPP_GREETING_REQUIRED', { fields: [{ field: 'greetingMessage', message: 'ERR_WAPP_GREETING_REQUIRED' }] });
 
-export const toApiQueue = (q: QueueItem): Queue => clean(q) as unknown as Queue;
+/** Queues stored before issue 18 answer the defaults: TEXT, no FORM targets, the default schedule. */
+export const toApiQueue = (q: QueueItem): Queue =>
+  ({
+    ...clean(q),
+    type: q.type ?? 'TEXT',
+    nextQueueId: q.nextQueueId ?? null,
+    nextQueueInvalidFormId: q.nextQueueInvalidFormId ?? null,
+    schedules: q.schedules ?? defaultSchedule(),
+  }) as unknown as Queue;
+
+/**
+ * The fields that name other things: the FORM targets must be queues of the company, and the
+ * INTEGRATION type waits for the integrations (issue 19) instead of pretending to run one.
+ */
+async function checkReferences(companyId: number, data: Partial<QueueInput>) {
+  if (data.type === 'INTEGRATION') {
+    throw new AppError(400, 'ERR_VALIDATION', { message: MSG.integrationsUnavailable, fields: [{ field: 'type', message: MSG.integrationsUnavailable }] });
+  }
+  for (const field of ['nextQueueId', 'nextQueueInvalidFormId'] as const) {
+    const id = data[field];
+    if (id && !(await getItem<QueueItem>(keys.queue(companyId, id)))) {
+      throw new AppError(400, 'ERR_VALIDATION', { message: 'ERR_NO_QUEUE_FOUND', fields: [{ field, message: 'ERR_NO_QUEUE_FOUND' }] });
+    }
+  }
+}
 
 export const listQueueItems = (companyId: number) => queryAll<QueueItem>(keys.companyPartition(companyId), keys.queuePrefix());
 
@@ -32,6 +56,7 @@ export async function getQueueItem(companyId: number, id: number): Promise<Queue
 
 export async function createQueue(companyId: number, input: unknown): Promise<Queue> {
   const data = parseOrThrow(queueSchema, input);
+  await checkReferences(companyId, data);
   const existing = await listQueueItems(companyId);
   // With more than one queue the contact is offered a menu, so each queue needs its greeting.
   if (existing.length >= 1 && !data.greetingMessage?.trim()) throw greetingRequired();
@@ -51,6 +76,10 @@ export async function createQueue(companyId: number, input: unknown): Promise<Qu
     orderQueue: data.orderQueue ?? null,
     integrationId: data.integrationId ?? null,
     promptId: data.promptId ?? null,
+    type: data.type ?? 'TEXT',
+    nextQueueId: data.nextQueueId ?? null,
+    nextQueueInvalidFormId: data.nextQueueInvalidFormId ?? null,
+    schedules: data.schedules ?? defaultSchedule(),
     createdAt: now,
     updatedAt: now,
   };
@@ -71,6 +100,7 @@ export async function createQueue(companyId: number, input: unknown): Promise<Qu
 export async function updateQueue(companyId: number, id: number, input: unknown): Promise<Queue> {
   const current = await getQueueItem(companyId, id);
   const data = parseOrThrow(queueUpdateSchema, input);
+  await checkReferences(companyId, data);
   const greeting = data.greetingMessage ?? current.greetingMessage;
   if (!greeting.trim()) {
     const count = (await listQueueItems(companyId)).length;
@@ -110,6 +140,9 @@ export async function deleteQueue(companyId: number, id: number): Promise<void> 
     ],
     (i) => (i === 0 ? new AppError(404, 'ERR_NO_QUEUE_FOUND') : undefined),
   );
+  // Its options tree goes with it (idempotent: a retry deletes what is left).
+  const options = await queryAll<{ PK: string; SK: string }>(keys.queueOptionsPartition(companyId, id), undefined, { ProjectionExpression: 'PK, SK' });
+  await batchWrite(options.map((o) => ({ DeleteRequest: { Key: { PK: o.PK, SK: o.SK } } })));
   const users = await queryAll<UserItem>(keys.companyPartition(companyId), keys.userPrefix());
   const now = nowIso();
   await Promise.all(

@@ -1,7 +1,6 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { table } from '../core/ports.js';
 import { env } from '../core/env.js';
-import { batchGet, prefixCondition, queryAll, transact, tx, type Key, type TransactItem, isTransactionCanceled } from '../core/db.js';
+import { batchGet, batchWrite, prefixCondition, queryAll, transact, tx, type TransactItem, type WriteRequest, isTransactionCanceled } from '../core/db.js';
 import {
   contactSearchPartition,
   contactTicketKey,
@@ -133,21 +132,6 @@ export function messageTokens(body: string): string[] {
     if (out.size >= WORDS_PER_MESSAGE) break;
   }
   return [...out];
-}
-
-type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Key } };
-
-/** BatchWrite in chunks of 25, retrying what DynamoDB leaves unprocessed. */
-async function batchWrite(requests: WriteRequest[]) {
-  for (let i = 0; i < requests.length; i += 25) {
-    let pending: WriteRequest[] | undefined = requests.slice(i, i + 25);
-    for (let attempt = 0; pending?.length; attempt++) {
-      if (attempt >= 8) throw new Error('search index: writes left unprocessed');
-      if (attempt) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      const out = await table().send(new BatchWriteCommand({ RequestItems: { [env.tableName]: pending as never } }));
-      pending = out.UnprocessedItems?.[env.tableName] as WriteRequest[] | undefined;
-    }
-  }
 }
 
 const contactTokenItem = (companyId: number, id: number, t: { kind: SearchContactKind; token: string }) => ({

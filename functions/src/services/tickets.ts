@@ -90,7 +90,9 @@ export async function findOrCreateTicket(
       const ticket = await getItem<TicketItem>(ticketKey(companyId, cur.ticketId), true);
       if (ticket) {
         const guard = ticketGuard(ticket);
-        const next: TicketItem = { ...ticket, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv, contactView: contactViewOf(contact) };
+        // A new cycle: the bot starts over (its state is the closed cycle's).
+        const { bot: _closedCycle, ...reopened } = ticket;
+        const next: TicketItem = { ...reopened, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv, contactView: contactViewOf(contact) };
         Object.assign(next, ticketIndexKeys(next));
         try {
           await transact(

@@ -2,12 +2,15 @@ import type {
   Company,
   Connection,
   ContactFields,
+  FormValidation,
   InboundMediaError,
   MediaType,
   MessageFields,
   PlanFlag,
   Profile,
+  QueueType,
   QuickMessageFields,
+  ScheduleEntry,
   ScheduleErrorCode,
   ScheduleReasonParams,
   ScheduleStatus,
@@ -75,6 +78,28 @@ export interface QueueItem extends BaseItem {
   orderQueue: number | null;
   integrationId: number | null;
   promptId: number | null;
+  /** Absent on queues made before issue 18: TEXT, no FORM targets, the default schedule. */
+  type?: QueueType;
+  nextQueueId?: number | null;
+  nextQueueInvalidFormId?: number | null;
+  schedules?: ScheduleEntry[];
+}
+
+export interface QueueOptionItem extends BaseItem {
+  entity: 'queueOption';
+  id: number;
+  companyId: number;
+  queueId: number;
+  parentId: number | null;
+  /** 1 at the root (the depth limit is checked from the parent's). */
+  depth: number;
+  title: string;
+  message: string;
+  option: string;
+  fieldName: string | null;
+  isValidationField: boolean;
+  validation: FormValidation | null;
+  transferToQueueId: number | null;
 }
 
 export interface SettingRecord extends BaseItem {
@@ -162,6 +187,34 @@ export interface TicketItem extends TicketFields {
   wv?: number;
   /** The contact's fields the lists show (services/contact-view.ts); tickets made before it have none until migrated. */
   contactView?: ContactView;
+  /** Where the queue bot stands on this ticket (services/bot.ts); never answered by the API. */
+  bot?: BotState;
+}
+
+/** The queue bot's state on a ticket (server-behaviour §4-§5). */
+export interface BotState {
+  /** The last customer message the bot answered (id and place in the ticket): a redelivery of it, or an older one, does nothing. */
+  handled?: string;
+  handledSeq?: number;
+  /**
+   * `menu`: the queue menu is showing; `options`: a queue's tree; `form`: a FORM queue's fields;
+   * `capped`: `maxUseBotQueues` menus went out (again after `timeUseBotQueues`); `done`: the bot is over.
+   */
+  stage?: 'menu' | 'options' | 'form' | 'capped' | 'done';
+  /** Times the queue menu went out on this ticket, and when last (`maxUseBotQueues`, `timeUseBotQueues`). */
+  menus?: number;
+  menuAt?: string;
+  /** Invalid replies in a row at this step. */
+  invalid?: number;
+  /** The option whose children are showing (`null`: the queue's root). */
+  node?: number | null;
+  /** FORM: the field being asked, and the invalid answers so far. */
+  field?: number;
+  formInvalid?: number;
+  /** The connection greeting of a connection without queues went out. */
+  greeted?: boolean;
+  /** The out-of-hours period already answered (`outOfHoursPeriod`). */
+  outOfHours?: string;
 }
 
 /**

@@ -35,6 +35,16 @@ export const keys = {
   queue: (cid: number, id: number) => ({ PK: company(cid), SK: `QUEUE#${pad(id)}` }),
   queuePrefix: () => 'QUEUE#',
   uniqueQueueColor: (cid: number, color: string) => ({ PK: company(cid), SK: `UNIQ#QCOLOR#${color.toLowerCase()}` }),
+  /** A queue's options tree: one partition per queue (the bot reads it whole with one Query). */
+  queueOptionsPartition: (cid: number, queueId: number) => `C#${cid}#QOPT#${pad(queueId)}`,
+  queueOption: (cid: number, queueId: number, id: number) => ({ PK: `C#${cid}#QOPT#${pad(queueId)}`, SK: `O#${pad(id)}` }),
+  queueOptionPrefix: () => 'O#',
+  /** Which queue an option belongs to (the routes name only the option). */
+  queueOptionPointer: (cid: number, id: number) => ({ PK: company(cid), SK: `QOPT#${pad(id)}` }),
+  /** The option number taken among one parent's children (`0` for the root). */
+  queueOptionNumber: (cid: number, queueId: number, parentId: number | null, option: string) => ({ PK: `C#${cid}#QOPT#${pad(queueId)}`, SK: `N#${pad(parentId ?? 0)}#${option}` }),
+  /** How many children one parent has (`children`, kept under the width limit by a conditional ADD). */
+  queueOptionWidth: (cid: number, queueId: number, parentId: number | null) => ({ PK: `C#${cid}#QOPT#${pad(queueId)}`, SK: `W#${pad(parentId ?? 0)}` }),
   setting: (cid: number, key: string) => ({ PK: company(cid), SK: `SETTING#${key}` }),
   settingPrefix: () => 'SETTING#',
   wsConnection: (connectionId: string) => ({ PK: `WS#${connectionId}`, SK: 'CONN' }),

@@ -13,6 +13,7 @@ import {
   passwordField,
   requiredString,
 } from '../validation.js';
+import { schedulesSchema } from '../business-hours.js';
 
 export const profileSchema = z.enum(PROFILES, { error: MSG.invalidValue });
 export const allTicketSchema = z.enum(['enabled', 'desabled'], { error: MSG.invalidValue });
@@ -49,7 +50,10 @@ export const userListQuerySchema = z.object({
   limit: z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).min(1, { error: MSG.invalidValue }).max(USER_LIST_LIMIT_MAX, { error: MSG.invalidValue }).optional(),
 });
 
-/** Queue form (spec 003 §5). Options tree and schedules come with later work. */
+export const QUEUE_TYPES = ['TEXT', 'INTEGRATION', 'FORM'] as const;
+export type QueueType = (typeof QUEUE_TYPES)[number];
+
+/** Queue form (spec 003 §4-§5); its options tree has its own routes (`queueOptionSchema`). */
 export const queueSchema = z.object({
   name: boundedName(2, 255),
   color: z.preprocess(
@@ -65,8 +69,41 @@ export const queueSchema = z.object({
   orderQueue: z.preprocess((v) => (v === '' || v === null ? undefined : v), nonNegativeInt().optional()),
   integrationId: optionalId().optional(),
   promptId: optionalId().optional(),
+  type: z.enum(QUEUE_TYPES, { error: MSG.invalidValue }).optional(),
+  /** FORM queues: where the ticket goes once every field is answered, and after three invalid answers. */
+  nextQueueId: optionalId().optional(),
+  nextQueueInvalidFormId: optionalId().optional(),
+  /** Used when the setting `scheduleType` is `queue` (server-behaviour §5). */
+  schedules: schedulesSchema.optional(),
 });
 export const queueUpdateSchema = queueSchema.partial();
+
+/** The most levels and the most options per level of a queue's options tree (issue 18 §3). */
+export const QUEUE_OPTION_DEPTH_MAX = 10;
+export const QUEUE_OPTION_WIDTH_MAX = 50;
+/** What a FORM field's answer must look like when `isValidationField` is set. */
+export const FORM_VALIDATIONS = ['email', 'number', 'cpfCnpj'] as const;
+export type FormValidation = (typeof FORM_VALIDATIONS)[number];
+
+/** A queue option (spec 003 §4): a node of the queue's menu tree, or a field of a FORM queue. */
+export const queueOptionSchema = z.object({
+  queueId: z.coerce.number({ error: MSG.required }).int({ error: MSG.invalidValue }).positive({ error: MSG.invalidValue }),
+  parentId: optionalId().optional(),
+  title: boundedName(1, 100),
+  message: z.string().max(4_096, { error: MSG.tooLong }).optional(),
+  /** The number the customer types to choose it: unique among its siblings. */
+  option: z.preprocess((v) => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : v), z.string({ error: MSG.required }).regex(/^[1-9]\d{0,2}$/, { error: MSG.invalidValue })),
+  fieldName: z.preprocess((v) => (typeof v === 'string' ? v.trim() || null : v), z.string().max(50, { error: MSG.tooLong }).nullable().optional()),
+  isValidationField: boolish().optional(),
+  validation: z.preprocess((v) => (v === '' ? null : v), z.enum(FORM_VALIDATIONS, { error: MSG.invalidValue }).nullable().optional()),
+  transferToQueueId: optionalId().optional(),
+});
+export const queueOptionUpdateSchema = queueOptionSchema.omit({ queueId: true, parentId: true }).partial();
+export const queueOptionListQuerySchema = z.object({
+  queueId: z.coerce.number({ error: MSG.required }).int({ error: MSG.invalidValue }).positive({ error: MSG.invalidValue }),
+  /** `-1` (or nothing) for the root level. */
+  parentId: z.preprocess((v) => (v === undefined || v === '' || v === '-1' || v === -1 || v === 'null' ? null : v), z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).positive({ error: MSG.invalidValue }).nullable()),
+});
 export type QueueInput = z.infer<typeof queueSchema>;
 
 const planNumbers = {

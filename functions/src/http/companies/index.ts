@@ -11,6 +11,7 @@ import {
   signup,
   toApiCompany,
   updateCompany,
+  updateCompanySchedules,
 } from '../../services/companies.js';
 
 /** A company's own users may read it; only the super user reads others (404, never a leak). */
@@ -34,6 +35,7 @@ export const handler = createRouter('companies', {
   },
   'GET /companies/{id}': (req) => companyDetails(ownOrSuper(req)),
   'PUT /companies/{id}': (req) => updateCompany(idParam(req.params.id), req.body),
+  'PUT /companies/{id}/schedules': (req) => updateCompanySchedules(req.identity, idParam(req.params.id), req.body),
   'DELETE /companies/{id}': async (req) => {
     await deleteCompany(idParam(req.params.id), req.identity.companyId);
     return noContent();
