@@ -24,6 +24,7 @@ async function victimWorld() {
   const t = await connected();
   const agent = await member(t.admin, { name: `${mark} Agente` });
   const queue = await t.admin.post('/queue', { name: `${mark} Fila`, color: '#2196f3' });
+  const option = await t.admin.post('/queue-options', { queueId: queue.body.id, option: '1', title: `${mark} Opção`, message: `${mark} texto` });
   const tag = await t.admin.post('/tags', { name: `${mark} Etiqueta`, color: '#2196f3' });
   const quick = await t.admin.post('/quick-messages', { shortcode: `${mark.toLowerCase()}`, message: `${mark} resposta` });
   const number = `5511${String(Date.now()).slice(-9)}`;
@@ -36,7 +37,7 @@ async function victimWorld() {
   await t.admin.put(`/contacts/${contactId}`, { name: `${mark} Cliente`, number });
   const note = await t.admin.post('/ticket-notes', { note: `${mark} nota`, ticketId: ticket.id, contactId });
   const schedule = await t.admin.post('/schedules', { body: `${mark} agendada`, contactId, sendAt: new Date(Date.now() + 86_400_000).toISOString() });
-  for (const r of [queue, tag, quick, note, schedule]) expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+  for (const r of [queue, option, tag, quick, note, schedule]) expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
   t.ws.close();
   const ids: Record<string, string | number> = {
     id: 0,
@@ -45,6 +46,7 @@ async function victimWorld() {
     messageId,
     uuid: full.uuid,
     key: 'userRating',
+    optionId: option.body.id,
   };
   // `{id}` means the resource of the route's own handler.
   const idOf: Record<string, number> = {
@@ -64,6 +66,8 @@ async function victimWorld() {
     const gets = [
       `/users/${agent.id}`,
       `/queue/${queue.body.id}`,
+      `/queue-options?queueId=${queue.body.id}&parentId=-1`,
+      `/queue-options/${option.body.id}`,
       `/whatsapp/${t.connectionId}`,
       `/tickets/${ticket.id}`,
       `/contacts/${contactId}`,
@@ -106,7 +110,8 @@ describe('the tenancy matrix over the route table', () => {
     for (const route of mine.filter((r) => paramsOf(r.path).length)) {
       const params = paramsOf(route.path);
       if (params.includes('key')) continue; // settings are addressed by key inside one's own company
-      const values = { ...victim.ids, id: victim.idOf[route.handler] ?? 0 };
+      // Queue options share the queues' handler: `{id}` there is the victim's option.
+      const values = { ...victim.ids, id: route.path.startsWith('/queue-options') ? victim.ids.optionId! : (victim.idOf[route.handler] ?? 0) };
       const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : { name: 'Invasor', body: 'Invasor', note: 'Invasor', emoji: '👍' };
       const res = await send(route, fill(route.path, values), body);
       byId++;
