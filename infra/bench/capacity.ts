@@ -27,7 +27,7 @@ export interface CapacityContext {
   log: (line: string) => void;
 }
 
-function snapshot(ctx: CapacityContext) {
+export function snapshot(ctx: CapacityContext) {
   const stack = structuredClone((globalThis as { [CAPACITY]?: Counter })[CAPACITY] ?? zero());
   let sessionHost = zero();
   try {
@@ -40,7 +40,7 @@ function snapshot(ctx: CapacityContext) {
 type Snapshot = ReturnType<typeof snapshot>;
 
 /** Waits until no counter moved for QUIET_MS (at most 20 s) and returns that snapshot. */
-async function quiet(ctx: CapacityContext): Promise<Snapshot> {
+export async function quiet(ctx: CapacityContext): Promise<Snapshot> {
   const end = Date.now() + 20_000;
   let last = snapshot(ctx);
   let since = Date.now();
@@ -85,7 +85,7 @@ function perProcess(b: Counter, a: Counter, n: number) {
   };
 }
 
-function perMessage(before: Snapshot, after: Snapshot, n: number, method: string) {
+export function perMessage(before: Snapshot, after: Snapshot, n: number, method: string) {
   const functions = perProcess(before.stack, after.stack, n);
   const sessionHost = perProcess(before.sessionHost, after.sessionHost, n);
   return {

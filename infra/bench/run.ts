@@ -3,6 +3,8 @@
  * web build) and measures
  *   latency   inbound message → agent WebSocket event at 20 messages/s for 60 s
  *   capacity  DynamoDB read/write units per inbound and per outbound message (ConsumedCapacity)
+ *   bot       customer message → the queue bot's answer on the phone at 5 messages/s for 60 s, and
+ *             DynamoDB units and transactions per bot step (--bot-rate 5 --bot-seconds 60 --bot-customers 20)
  *   sessions  session-host memory per sandbox connection at 200 connections
  *   tickets   ticket lists, searches and message pages at 100 000 tickets / 1 000 000 messages,
  *             DynamoDB reads per request, console load times and first-load JS (infra/bench/tickets.ts)
@@ -11,7 +13,7 @@
  *             --baileys-memory-out <file>); it runs first, in a child process
  * Results go to bench-results/pipeline.json (a part run alone with --only merges into it; the tickets
  * part writes bench-results/tickets.json), and a table is printed. Options: --only
- * latency|capacity|sessions|tickets|baileys-memory (repeatable or comma-separated), --rate 20 --seconds 60
+ * latency|capacity|bot|sessions|tickets|baileys-memory (repeatable or comma-separated), --rate 20 --seconds 60
  * --customers 20 --messages 50 --connections 200, --keep (keep the data dir), --out <file>; tickets:
  * --tickets 100000 --messages-per-ticket 10 --other-companies 50 --other-tickets 200 --agents 10
  * --clients 10 --requests 400 --warmup 400 --no-browser --tickets-out <file>, and --data-dir <dir> (kept; the
@@ -27,7 +29,7 @@ import { spawnSync } from 'node:child_process';
 import { javaCommand } from '../local/dynamodb.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PARTS = ['capacity', 'latency', 'sessions', 'tickets', 'baileys-memory'] as const;
+const PARTS = ['capacity', 'latency', 'bot', 'sessions', 'tickets', 'baileys-memory'] as const;
 /** The parts that run on the local stack. */
 type Part = Exclude<(typeof PARTS)[number], 'baileys-memory'>;
 
@@ -35,6 +37,9 @@ const { values: args } = parseArgs({
   options: {
     only: { type: 'string', multiple: true },
     rate: { type: 'string', default: '20' },
+    'bot-rate': { type: 'string', default: '5' },
+    'bot-seconds': { type: 'string', default: '60' },
+    'bot-customers': { type: 'string', default: '20' },
     seconds: { type: 'string', default: '60' },
     'reference-rate': { type: 'string', default: '2' },
     'reference-seconds': { type: 'string', default: '15' },
@@ -195,6 +200,17 @@ try {
           failures.latency = `${r.lost} lost, ${r.sendErrors} send errors`;
           exitCode = 1;
         }
+      } else if (part === 'bot') {
+        const { botBench } = await import('./bot.js');
+        results.botAnswer = await botBench(
+          { endpoints: stack.endpoints, sup, capacityDir, sessionHostPid: () => stack.sessionHost.pid(), sweeperRuns: () => sweeperRuns, log },
+          { rate: num(args['bot-rate'], 'bot-rate'), seconds: num(args['bot-seconds'], 'bot-seconds'), customers: whole(args['bot-customers'], 'bot-customers') },
+        );
+        const r = results.botAnswer as { lost: number; sendErrors: number };
+        if (r.lost || r.sendErrors) {
+          failures.bot = `${r.lost} lost, ${r.sendErrors} send errors`;
+          exitCode = 1;
+        }
       } else if (part === 'tickets') {
         const { ticketsBench } = await import('./tickets.js');
         const pendingShare = num(args['pending-share'], 'pending-share');
@@ -320,6 +336,14 @@ process.exit(exitCode);
 
 function printTable(r: Record<string, any>) {
   const rows: [string, string, string][] = [];
+  const bot = r.botAnswer;
+  if (bot) {
+    const l = bot.latency;
+    rows.push(['customer → bot answer on the phone p50 / p95 / p99 / max', `${l.p50} / ${l.p95} / ${l.p99} / ${l.max}`, 'ms (target p99 <= 1000)']);
+    rows.push(['bot answers sent / answered / lost', `${bot.accepted} / ${bot.answered} / ${bot.lost}`, 'msgs']);
+    rows.push(['bot: transactions per message (state)', `${bot.transactionsPerMessage.measured} (${bot.transactionsPerMessage.botState})`, 'target state <= 1']);
+    rows.push(['bot: units per message read / write (AWS floor)', `${bot.dynamodbUnits.total.read} / ${bot.dynamodbUnits.total.writeAwsFloor}`, 'RCU / WCU']);
+  }
   const lat = r.inboundToWebSocket;
   if (lat) {
     const l = lat.latency;
