@@ -114,7 +114,7 @@ describe('users list paging', () => {
 });
 
 describe('settings options', () => {
-  it('saves a setting and keeps it after a reload; settings of features still to come are shown, not offered', async () => {
+  it('saves a setting and keeps it after a reload; the queue bot and business hours settings are offered', async () => {
     const page = await adminPage('/settings');
     const select = page.getByRole('combobox', { name: 'Avaliações' });
     await select.waitFor();
@@ -122,11 +122,11 @@ describe('settings options', () => {
     await page.getByText('Operação atualizada com sucesso.').waitFor();
     await page.reload();
     await expect.poll(() => page.getByRole('combobox', { name: 'Avaliações' }).inputValue(), { timeout: 10_000 }).toBe('enabled');
-    // Business hours and the queue bot do not exist yet (issue 18): their settings change nothing, so they are not offered.
+    // Business hours and the queue bot exist since issue 18: their settings are offered like the others.
     for (const name of ['Gerenciamento de Expediente', 'Tipo Chatbot', 'Enviar saudação quando houver somente 1 fila']) {
-      expect(await page.getByRole('combobox', { name }).isDisabled()).toBe(true);
+      expect(await page.getByRole('combobox', { name }).isDisabled()).toBe(false);
     }
-    expect(await page.getByText('Disponível em breve').count()).toBe(3);
+    expect(await page.getByText('Disponível em breve').count()).toBe(0);
     await page.context().close();
   });
 });

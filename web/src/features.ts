@@ -12,5 +12,5 @@ export const BUILT = { prompts: false, integrations: false } as const;
 /** Plan flags whose feature is not built yet: still stored with the plan (sold ahead), marked as coming. */
 export const UNBUILT_PLAN_FLAGS: readonly PlanFlag[] = ['useCampaigns', 'useInternalChat', 'useKanban', 'useOpenAi', 'useIntegrations'];
 
-/** Settings that change nothing until the queue bot and business hours exist: shown, not editable. */
-export const UNBUILT_SETTINGS: readonly SettingKey[] = ['scheduleType', 'chatBotType', 'sendGreetingMessageOneQueues'];
+/** Settings whose feature is not built yet: shown, not editable (none since the queue bot and business hours, issue 18). */
+export const UNBUILT_SETTINGS: readonly SettingKey[] = [];

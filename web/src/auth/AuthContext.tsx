@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { fetchAuthSession, signIn, signOut } from 'aws-amplify/auth';
-import { companyEvent, companyTimeZone, dateFormatter, shouldWarnDueDate, type User, type Plan } from '@balcao/shared';
+import { companyEvent, companyTimeZone, dateFormatter, shouldWarnDueDate, type Plan, type SettingItem, type User } from '@balcao/shared';
 import { api, ApiError, setUnauthorizedHandler } from '../api/http';
 import { realtime } from '../api/realtime';
 import i18n from '../i18n';
@@ -13,10 +13,16 @@ interface AuthState {
   login: (email: string, password: string) => Promise<void>;
   logout: () => Promise<void>;
   setUser: (u: User) => void;
+  /** One of the company's settings changed here (the `settings` event brings the others' changes). */
+  setSetting: (s: SettingItem) => void;
 }
 
 const AuthContext = createContext<AuthState>(null as never);
 export const useAuth = () => useContext(AuthContext);
+
+/** The user with one of the company's settings changed (the settings travel with the user). */
+const withSetting = (u: User | null, setting: SettingItem): User | null =>
+  u?.company ? { ...u, company: { ...u.company, settings: [...(u.company.settings ?? []).filter((x) => x.key !== setting.key), setting] } } : u;
 
 /** The id of this browser's session as the API names it: origin_jti when present, else auth_time. */
 async function currentSessionId(): Promise<string | undefined> {
@@ -99,11 +105,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const s = data?.setting as { key?: string; value?: unknown } | undefined;
       if (!s?.key) return;
       const setting = { key: s.key, value: String(s.value) };
-      setUser((u) =>
-        u?.company
-          ? { ...u, company: { ...u.company, settings: [...(u.company.settings ?? []).filter((x) => x.key !== setting.key), setting] } }
-          : u,
-      );
+      setUser((u) => withSetting(u, setting));
     });
     return () => {
       offAuth();
@@ -148,6 +150,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     await clear();
   }, [clear]);
 
-  const value = useMemo(() => ({ user, loading, login, logout, setUser }), [user, loading, login, logout]);
+  const setSetting = useCallback((s: SettingItem) => setUser((u) => withSetting(u, s)), []);
+  const value = useMemo(() => ({ user, loading, login, logout, setUser, setSetting }), [user, loading, login, logout, setSetting]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -46,6 +46,9 @@ const SAME_IN_PORTUGUESE = new Set([
   'ID',
   'QR CODE',
   'Emojis',
+  // The queue bot's label on its messages, and the Brazilian documents a FORM field may ask for.
+  'Bot',
+  'CPF/CNPJ',
   // Portuguese words spelled as the English ones.
   'Volume',
   'Agenda',

@@ -3,10 +3,11 @@ import { Controller, type Control, type FieldValues, type Path, type UseFormRetu
 import { useTranslation } from 'react-i18next';
 import { CheckboxField, Flex, SelectField, SwitchField, TextField, type SelectFieldProps, type TextFieldProps } from '@aws-amplify/ui-react';
 
-/** One option of a select: its value and the text shown. */
+/** One option of a select: its value and the text shown (`disabled`: shown, not offered). */
 export interface Choice {
   value: string | number;
   label: string;
+  disabled?: boolean;
 }
 
 /** Named records as choices (connections, queues, attendants…). */
@@ -20,7 +21,7 @@ export function Select({ choices, empty, ...props }: SelectProps) {
     <SelectField {...(props as SelectFieldProps)}>
       {empty !== undefined && <option value="">{empty}</option>}
       {choices.map((c) => (
-        <option key={c.value} value={c.value}>
+        <option key={c.value} value={c.value} disabled={c.disabled}>
           {c.label}
         </option>
       ))}
@@ -93,8 +94,9 @@ export const PALETTE = [
 export const isHexColour = (c: string) => /^#(?:[0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(c);
 
 /**
- * The form's `color`: the palette's swatches, and a text field for any other hex beside a preview
- * of the colour (`previewFirst`: the preview on the left).
+ * The form's `color`: the palette's swatches (`palette`, `PALETTE` unless told; `columns` per row),
+ * and a text field for any other hex beside a preview of the colour (`previewFirst`: the preview on
+ * the left).
  */
 export function ColourField({
   entity,
@@ -102,12 +104,16 @@ export function ColourField({
   customLabel,
   preview,
   previewFirst,
+  palette = PALETTE,
+  columns,
 }: {
   entity: { form: UseFormReturn<any>; field: (name: 'color') => object };
   legend: string;
   customLabel: string;
   preview: (colour: string) => ReactNode;
   previewFirst?: boolean;
+  palette?: readonly string[];
+  columns?: 7;
 }) {
   const { t } = useTranslation();
   const value: string = entity.form.watch('color') ?? '';
@@ -116,8 +122,8 @@ export function ColourField({
   return (
     <fieldset className="color-picker">
       <legend>{legend}</legend>
-      <div className="swatches">
-        {PALETTE.map((c) => (
+      <div className={columns ? `swatches swatches-${columns}` : 'swatches'}>
+        {palette.map((c) => (
           <button
             key={c}
             type="button"

@@ -29,10 +29,10 @@ export default function Queues() {
       add
       actions={actions}
       nameOf={(q) => q.name}
-      columns={['id', 'name', 'color', ['order', 'hide-narrow'], ['greeting', 'hide-narrow']]}
+      columns={['id', 'name', 'color', ['type', 'hide-narrow'], ['order', 'hide-narrow'], ['greeting', 'hide-narrow']]}
       loading={isLoading}
       empty={queues.length === 0}
-      dialogs={actions.editing && <QueueDialog queue={actions.editing.item} onClose={actions.close} onSaved={upsert} />}
+      dialogs={actions.editing && <QueueDialog queue={actions.editing.item} queues={queues} onClose={actions.close} onSaved={upsert} />}
     >
       {[...queues].sort(byOrder).map((q) => (
         <TableRow key={q.id} data-testid={`queue-row-${q.id}`}>
@@ -40,6 +40,9 @@ export default function Queues() {
           <TableCell>{q.name}</TableCell>
           <TableCell>
             <span className="swatch small" style={{ background: q.color }} title={q.color} />
+          </TableCell>
+          <TableCell className="hide-narrow" data-testid="queue-type">
+            {t(`queues.types.${q.type ?? 'TEXT'}`)}
           </TableCell>
           <TableCell className="hide-narrow">{q.orderQueue ?? ''}</TableCell>
           <TableCell className="hide-narrow greeting-cell">{q.greetingMessage}</TableCell>

@@ -1,28 +1,39 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Flex, Heading, Tabs } from '@aws-amplify/ui-react';
+import { isAdminProfile } from '@balcao/shared';
 import { useAuth } from '../../auth/AuthContext';
 import { Loading } from '../../shell/Loading';
 import Options from './Options';
+import { useSettings } from './useSettings';
 
 const Companies = lazy(() => import('./Companies'));
 const Plans = lazy(() => import('./Plans'));
+const CompanySchedules = lazy(() => import('./CompanySchedules'));
 
 export default function Settings() {
   const { t } = useTranslation();
   const { user } = useAuth();
-  const items = [{ label: t('settings.tabOptions'), value: 'options', content: <Options /> }];
-  // Schedules and Help tabs arrive with their issues; Companies and Plans are super-user only.
+  const settings = useSettings();
+  const [tab, setTab] = useState('options');
+  const items = [{ label: t('settings.tabOptions'), value: 'options', content: <Options settings={settings} /> }];
+  // Spec 003 §2: the company's business hours, only while the schedule type is the company's.
+  if (isAdminProfile(user?.profile) && settings.value('scheduleType') === 'company') {
+    items.push({ label: t('settings.tabSchedules'), value: 'schedules', content: <Suspense fallback={<Loading />}><CompanySchedules /></Suspense> });
+  }
+  // The Help tab arrives with its issue; Companies and Plans are super-user only.
   if (user?.super) {
     items.push(
       { label: t('settings.tabCompanies'), value: 'companies', content: <Suspense fallback={<Loading />}><Companies /></Suspense> },
       { label: t('settings.tabPlans'), value: 'plans', content: <Suspense fallback={<Loading />}><Plans /></Suspense> },
     );
   }
+  // A tab that went away (the schedule type changed elsewhere) leaves the Options tab showing.
+  const shown = items.some((i) => i.value === tab) ? tab : 'options';
   return (
     <Flex direction="column" gap="1rem" className="page">
       <Heading level={3}>{t('settings.title')}</Heading>
-      <Tabs defaultValue="options" items={items} isLazy />
+      <Tabs value={shown} onValueChange={setTab} items={items} isLazy />
     </Flex>
   );
 }

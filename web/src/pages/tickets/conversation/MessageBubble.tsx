@@ -180,6 +180,12 @@ function MessageBubbleInner({ m, mine, canEdit, actions, highlighted }: { m: Api
     <div className={`msg-row ${m.fromMe ? 'out' : 'in'}`} data-testid="message" data-message-id={m.id}>
       <div className={`msg-bubble${highlighted ? ' highlighted' : ''}${m.error ? ' failed' : ''}`}>
         {m.participant?.name && !m.fromMe && <div className="msg-author">{m.participant.name}</div>}
+        {/* The queue bot's messages say so where an author is named. */}
+        {m.isBot && (
+          <div className="msg-author msg-bot" data-testid="message-bot">
+            {t('messages.bot')}
+          </div>
+        )}
         {hasMenu && (
           <Menu
             size="small"
