@@ -359,10 +359,17 @@ export async function runBot(input: { ticket: TicketItem; contact: ContactItem; 
       return;
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
+      await backoff(attempt);
     }
   }
   log.warn('bot state not saved after concurrent changes', { companyId, ticketId: ticket.id });
 }
+
+/**
+ * A lost race is often a transaction conflict on a shared list counter (many tickets entering one
+ * queue at once), not a change of this ticket: retrying at once would collide again.
+ */
+const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 15 * 2 ** attempt));
 
 /** A FORM answer goes into the contact's extra info under the field's name (replacing an older one). */
 async function keepAnswer(contact: ContactItem, answer: { name: string; value: string }) {
@@ -389,6 +396,7 @@ export async function stopBot(ticket: TicketItem): Promise<void> {
       return;
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
+      await backoff(attempt);
     }
   }
 }
