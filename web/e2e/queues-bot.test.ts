@@ -144,9 +144,9 @@ describe('queues, their options tree and the bot', () => {
     // Reordering swaps the numbers with the neighbour, by keyboard too.
     await dialog.getByRole('button', { name: 'Subir Falar com atendente' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => numbers(root)).toEqual(['1 Falar com atendente', '2 Planos']);
+    await expect.poll(() => numbers(root), { timeout: 15_000 }).toEqual(['1 Falar com atendente', '2 Planos']);
     await dialog.getByRole('button', { name: 'Descer Falar com atendente' }).click();
-    await expect.poll(() => numbers(root)).toEqual(['1 Planos', '2 Falar com atendente']);
+    await expect.poll(() => numbers(root), { timeout: 15_000 }).toEqual(['1 Planos', '2 Falar com atendente']);
 
     // Deleting an option with sub-options says they go too.
     const temp = await addOption(dialog, addRoot, { title: 'Temporária', message: 'x' });
@@ -285,7 +285,7 @@ describe('queues, their options tree and the bot', () => {
     // Per queue: the Schedules tab leaves the settings (the Options tab shows) and enters the queue dialog.
     await page.getByRole('tab', { name: 'Opções' }).click();
     await scheduleType.selectOption('queue');
-    await expect.poll(() => page.getByRole('tab', { name: 'Horários' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('tab', { name: 'Horários' }).count(), { timeout: 15_000 }).toBe(0);
     await page.goto(`${web()}/queues`);
     await page.getByRole('button', { name: 'Editar Vendas' }).click();
     const dialog = queueDialog(page);

@@ -9,11 +9,11 @@ import {
   type ScheduleEntry,
 } from '@balcao/shared';
 import { batchGet, getItem, updateItem } from '../core/db.js';
-import { log } from '../core/observability.js';
-import { nowMs } from '../core/ports.js';
+import { nowIso, nowMs } from '../core/ports.js';
 import { contactKey, keys, ticketKey } from '../table/keys.js';
 import type { BotState, CompanyItem, ConnectionItem, ContactItem, QueueItem, QueueOptionItem, TicketItem } from '../table/items.js';
 import { sendInTicketWithTicket } from './outbound.js';
+import { publishContact } from './contact-api.js';
 import { byOptionNumber, listQueueOptionItems } from './queue-options.js';
 import { settingValue } from './settings.js';
 import { commit, publishTicketChange, Raced } from './ticket-lifecycle.js';
@@ -76,7 +76,7 @@ export interface BotPlan {
 
 /** Menu order: `orderQueue` first (unset last), then name (as `GET /queue` lists them). */
 export const menuOrder = (a: QueueItem, b: QueueItem) =>
-  (a.orderQueue ?? Number.MAX_SAFE_INTEGER) - (b.orderQueue ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name, 'pt-BR');
+  (a.orderQueue ?? Number.MAX_SAFE_INTEGER) - (b.orderQueue ?? Number.MAX_SAFE_INTEGER) || a.name.localeCompare(b.name, 'pt-BR') || a.id - b.id;
 
 /**
  * The decision for one message (pure apart from reading the options and queues it needs). Answers
@@ -84,6 +84,8 @@ export const menuOrder = (a: QueueItem, b: QueueItem) =>
  */
 export async function decide(f: Facts): Promise<BotPlan | undefined> {
   const st: BotState = { ...f.ticket.bot };
+  // An agent wrote in this ticket: no automation of any kind answers it any more.
+  if (st.stopped) return undefined;
   const plan: BotPlan = { replies: [], bot: { ...st } };
   const text = f.body.trim();
   const fill = (t: string, queue?: QueueItem) => fillVariables(t, { name: f.contact.name, queue: queue?.name, timeZone: f.timeZone, now: f.now });
@@ -91,12 +93,15 @@ export async function decide(f: Facts): Promise<BotPlan | undefined> {
     if (t && t.trim()) plan.replies.push(fill(t, queue));
   };
   const current = await f.queueById(f.ticket.queueId);
+  // A queue deleted under the ticket counts as none: the customer meets the menu again.
+  const queueId = current ? f.ticket.queueId : null;
 
   // a. Business hours: out of hours, one answer per period and nothing else; the ticket waits.
+  // (`#` still leaves a closed queue for the menu: "`#` always returns to the main menu".)
   const closed =
     f.scheduleType === 'company'
       ? { schedules: f.companySchedules, message: f.connection.outOfHoursMessage }
-      : f.scheduleType === 'queue' && current
+      : f.scheduleType === 'queue' && current && text !== '#'
         ? { schedules: current.schedules ?? defaultSchedule(), message: current.outOfHoursMessage }
         : undefined;
   if (closed && !isOpenAt(closed.schedules, f.now, f.timeZone)) {
@@ -148,14 +153,18 @@ export async function decide(f: Facts): Promise<BotPlan | undefined> {
     if (menus >= max && quiet > 0 && st.menuAt && f.now.getTime() - Date.parse(st.menuAt) >= quiet) menus = 0;
     if (menus >= max) {
       // Capped: the ticket waits for an agent without a queue (remembered, so nothing is re-sent).
-      if (st.stage === 'capped' && st.menus === menus) return undefined;
-      plan.bot = { ...plan.bot, stage: 'capped', menus };
+      if (st.stage === 'capped' && st.menus === menus && !queueId) return undefined;
+      plan.queueId = null;
+      plan.chatbot = false;
+      plan.bot = { ...plan.bot, stage: 'capped', menus, node: null, field: undefined };
       return plan;
     }
     say(joined(lead, f.connection.greetingMessage, f.queues.map((q, i) => line(i + 1, q.name)).join('\n')));
     plan.queueId = null;
     plan.chatbot = false;
-    plan.bot = { ...plan.bot, stage: 'menu', menus: menus + 1, menuAt: f.now.toISOString(), node: null, field: undefined };
+    // A menu offered anew (not a resend after an invalid reply) counts invalid replies from zero.
+    const invalid = st.stage === 'menu' && !queueId ? plan.bot.invalid : 0;
+    plan.bot = { ...plan.bot, stage: 'menu', menus: menus + 1, menuAt: f.now.toISOString(), node: null, field: undefined, invalid };
     return plan;
   };
 
@@ -171,7 +180,7 @@ export async function decide(f: Facts): Promise<BotPlan | undefined> {
   };
 
   // d. No queue yet: the connection's greeting, its one queue, or the menu.
-  if (!f.ticket.queueId) {
+  if (!queueId) {
     if (!f.queues.length) {
       if (st.greeted || !f.connection.greetingMessage?.trim()) return undefined;
       say(f.connection.greetingMessage);
@@ -179,12 +188,9 @@ export async function decide(f: Facts): Promise<BotPlan | undefined> {
       return plan;
     }
     if (f.queues.length === 1) {
-      if (st.stage === 'done') return undefined;
       await enterQueue(f.queues[0], { greet: true, lead: f.oneQueueGreeting ? f.connection.greetingMessage : undefined });
       return plan;
     }
-    // Stopped (an agent wrote): no more menus on this ticket.
-    if (st.stage === 'done') return undefined;
     if (st.stage !== 'menu') return sendMenu();
     if (text === '#') {
       plan.bot.invalid = 0;
@@ -265,12 +271,12 @@ export async function decide(f: Facts): Promise<BotPlan | undefined> {
   async function finishForm(queue: QueueItem, where: 'nextQueueId' | 'nextQueueInvalidFormId', formInvalid?: number): Promise<BotPlan> {
     const target = await f.queueById(queue[where]);
     if (target && target.id !== queue.id) {
+      // A fresh start there (its own FORM counts its own invalid answers).
       await enterQueue(target, { greet: true });
     } else {
       plan.chatbot = false;
-      plan.bot = { ...plan.bot, stage: 'done' };
+      plan.bot = { ...plan.bot, stage: 'done', ...(formInvalid !== undefined ? { formInvalid } : {}) };
     }
-    if (formInvalid !== undefined) plan.bot.formInvalid = formInvalid;
     return plan;
   }
 }
@@ -287,7 +293,13 @@ export function botMayAnswer(ticket: TicketItem, contact: ContactItem, message: 
 }
 
 /** The customer message the bot answers, as stored in the ticket. */
-export type BotMessage = { id: string; seq: number; body: string; fromMe: boolean };
+export type BotMessage = { id: string; seq: number; body: string; fromMe: boolean; createdAt?: string };
+
+/** When the customer wrote (WhatsApp's timestamp, kept with the message), else now. */
+function messageTime(m: BotMessage): Date {
+  const t = m.createdAt ? Date.parse(m.createdAt) : NaN;
+  return new Date(Number.isFinite(t) ? t : nowMs());
+}
 
 /**
  * Runs the bot for one customer message already stored in `ticket` (server-behaviour §2 step 7).
@@ -321,7 +333,8 @@ export async function runBot(input: { ticket: TicketItem; contact: ContactItem; 
     oneQueueGreeting: oneQueueGreeting === 'enabled',
     companySchedules: company?.schedules ?? defaultSchedule(),
     timeZone,
-    now: new Date(nowMs()),
+    // The message's own time, not the clock: a rerun after a crash decides exactly as the first run.
+    now: messageTime(message),
     body: message.body,
     optionsOf: (queueId) => {
       let p = optionCache.get(queueId);
@@ -346,13 +359,18 @@ export async function runBot(input: { ticket: TicketItem; contact: ContactItem; 
   }
   if (plan.answer) await keepAnswer(contact, plan.answer);
 
-  // Then the state, once: conditional on the ticket as read, read again after a concurrent change.
-  for (let attempt = 0; attempt < 6; attempt++) {
+  // Then the state, once: conditional on the ticket as read. After a concurrent change the plan is
+  // applied only if what it was decided on is unchanged (an agent's stop, a transfer meanwhile win);
+  // otherwise only the message is recorded as handled.
+  const decidedOn = botInputs(ticket);
+  for (let attempt = 0; attempt < 8; attempt++) {
     const current = attempt === 0 ? ticket : await getItem<TicketItem>(ticketKey(companyId, ticket.id), true);
     if (!current || !botMayAnswer(current, contact, message)) return;
-    const next: TicketItem = { ...current, bot: { ...plan.bot, handled: message.id, handledSeq: message.seq } };
-    if (plan.queueId !== undefined) next.queueId = plan.queueId;
-    if (plan.chatbot !== undefined) next.chatbot = plan.chatbot;
+    const handled = { handled: message.id, handledSeq: message.seq };
+    const next: TicketItem =
+      botInputs(current) === decidedOn
+        ? { ...current, bot: { ...plan.bot, ...handled }, ...(plan.queueId !== undefined ? { queueId: plan.queueId } : {}), ...(plan.chatbot !== undefined ? { chatbot: plan.chatbot } : {}) }
+        : { ...current, bot: { ...current.bot, ...handled } };
     try {
       await commit(current, next);
       if (next.queueId !== current.queueId || next.chatbot !== current.chatbot) await publishTicketChange(next, 'update', current);
@@ -362,7 +380,14 @@ export async function runBot(input: { ticket: TicketItem; contact: ContactItem; 
       await backoff(attempt);
     }
   }
-  log.warn('bot state not saved after concurrent changes', { companyId, ticketId: ticket.id });
+  // The replies went out; the queue delivers the message again and the rerun saves the state.
+  throw new Error(`bot state of ticket ${ticket.id} not saved after concurrent changes`);
+}
+
+/** What a decision depends on in the ticket (the bot's own bookkeeping of handled messages aside). */
+function botInputs(t: TicketItem): string {
+  const { handled: _h, handledSeq: _s, ...bot } = t.bot ?? {};
+  return JSON.stringify([t.queueId ?? null, !!t.chatbot, t.userId ?? null, t.status, Object.entries(bot).sort(([a], [b]) => a.localeCompare(b))]);
 }
 
 /**
@@ -371,32 +396,44 @@ export async function runBot(input: { ticket: TicketItem; contact: ContactItem; 
  */
 const backoff = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 15 * 2 ** attempt));
 
-/** A FORM answer goes into the contact's extra info under the field's name (replacing an older one). */
+/**
+ * A FORM answer goes into the contact's extra info under the field's name (replacing an older one),
+ * within what the contact form accepts (values of 1 000 characters, 50 entries: the oldest goes).
+ */
 async function keepAnswer(contact: ContactItem, answer: { name: string; value: string }) {
-  for (let attempt = 0; attempt < 4; attempt++) {
+  const entry = { name: answer.name.slice(0, 100), value: answer.value.slice(0, 1000) };
+  for (let attempt = 0; attempt < 6; attempt++) {
     const c = attempt === 0 ? contact : await getItem<ContactItem>(contactKey(contact.companyId, contact.id), true);
     if (!c) return;
-    const extraInfo = [...(c.extraInfo ?? []).filter((x) => x.name !== answer.name), answer];
+    const extraInfo = [...(c.extraInfo ?? []).filter((x) => x.name !== entry.name), entry].slice(-50);
     try {
-      await updateItem(contactKey(c.companyId, c.id), { extraInfo }, { condition: 'attribute_exists(PK) AND updatedAt = :seen', values: { ':seen': c.updatedAt } });
+      // updatedAt moves: an agent's edit prepared from an older read reads again instead of dropping it.
+      const updated = await updateItem<ContactItem>(contactKey(c.companyId, c.id), { extraInfo, updatedAt: nowIso() }, { condition: 'attribute_exists(PK) AND updatedAt = :seen', values: { ':seen': c.updatedAt } });
+      await publishContact(c.companyId, updated, 'update');
       return;
     } catch (err) {
       if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+      await backoff(attempt);
     }
   }
+  throw new Error(`FORM answer not kept on contact ${contact.id} after concurrent changes`);
 }
 
-/** An agent wrote in a ticket whose bot was running: the bot stops there (§2 step 7). */
+/**
+ * An agent wrote in a ticket nobody had accepted: no automation answers it any more (§2 step 7). Called
+ * before the agent's message goes out, so a quick reply of the customer meets the agent, not the bot.
+ */
 export async function stopBot(ticket: TicketItem): Promise<void> {
-  for (let attempt = 0; attempt < 6; attempt++) {
+  for (let attempt = 0; attempt < 8; attempt++) {
     const current = attempt === 0 ? ticket : await getItem<TicketItem>(ticketKey(ticket.companyId, ticket.id), true);
-    if (!current || (!current.chatbot && (!current.bot?.stage || current.bot.stage === 'done'))) return;
+    if (!current || current.userId || current.bot?.stopped) return;
     try {
-      await commit(current, { ...current, chatbot: false, bot: { ...current.bot, stage: 'done' } });
+      await commit(current, { ...current, chatbot: false, bot: { ...current.bot, stage: 'done', stopped: true } });
       return;
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
       await backoff(attempt);
     }
   }
+  throw new Error(`the bot of ticket ${ticket.id} could not be stopped`);
 }

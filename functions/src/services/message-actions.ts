@@ -93,8 +93,14 @@ export async function sendFromConsole(identity: Identity, ticket: TicketItem, in
     const fill = await variableFiller(identity, ticket);
     for (const p of parts) p.body = fill(p.body);
   }
-  const messages: MessageItem[] = [];
+  // An agent writing takes over from the bot, before the message goes out (a quick answer of the
+  // customer meets the agent, not the menu).
   let current = ticket;
+  if (!ticket.userId && !ticket.bot?.stopped) {
+    await stopBot(ticket);
+    current = await getTicketItem(ticket.companyId, ticket.id);
+  }
+  const messages: MessageItem[] = [];
   for (const [i, part] of parts.entries()) {
     const out: OutgoingMessage = { body: part.body, userId: identity.userId, quotedWaId: i === 0 ? quotedWaId : undefined, vcard: part.vcard };
     if (part.media) out.media = await part.media();
@@ -102,8 +108,6 @@ export async function sendFromConsole(identity: Identity, ticket: TicketItem, in
     // The next message goes after this one: read the ticket as this send left it.
     if (i < parts.length - 1) current = await getTicketItem(ticket.companyId, ticket.id);
   }
-  // An agent writing takes over from the bot.
-  if (ticket.chatbot || (ticket.bot?.stage && ticket.bot.stage !== 'done')) await stopBot(await getTicketItem(ticket.companyId, ticket.id));
   return { kind: 'sent', messages };
 }
 

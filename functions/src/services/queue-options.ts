@@ -9,8 +9,9 @@ import {
   queueOptionUpdateSchema,
   type QueueOption,
 } from '@balcao/shared';
-import { clean, getItem, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
+import { batchWrite, clean, getItem, isTransactionCanceled, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
 import { nowIso } from '../core/ports.js';
+import { env } from '../core/env.js';
 import { keys } from '../table/keys.js';
 import type { QueueItem, QueueOptionItem } from '../table/items.js';
 
@@ -111,10 +112,20 @@ export async function createQueueOption(companyId: number, input: unknown): Prom
       widthRaise(companyId, data.queueId, parentId),
       tx.put(item, 'attribute_not_exists(PK)'),
       tx.put({ ...keys.queueOptionPointer(companyId, id), entity: 'queueOptionPointer', queueId: data.queueId }),
-      // The parent must still be there (a subtree deleted meanwhile takes no new children).
+      // The queue and the parent must still be there (a queue or subtree deleted meanwhile takes no new options).
+      tx.conditionCheck(keys.queue(companyId, data.queueId), 'attribute_exists(PK)'),
       ...(parentId ? [tx.conditionCheck(keys.queueOption(companyId, data.queueId, parentId), 'attribute_exists(PK)')] : []),
     ],
-    (i) => (i === 0 ? fieldError('option', MSG.optionTaken, 409) : i === 1 ? fieldError('option', MSG.optionTooWide) : i === 4 ? fieldError('parentId', 'ERR_NO_QUEUE_OPTION_FOUND') : undefined),
+    (i) =>
+      i === 0
+        ? fieldError('option', MSG.optionTaken, 409)
+        : i === 1
+          ? fieldError('option', MSG.optionTooWide)
+          : i === 4
+            ? new AppError(404, 'ERR_NO_QUEUE_FOUND')
+            : i === 5
+              ? fieldError('parentId', 'ERR_NO_QUEUE_OPTION_FOUND')
+              : undefined,
   );
   return toApi(item, []);
 }
@@ -142,26 +153,55 @@ export async function updateQueueOption(companyId: number, id: number, input: un
 }
 
 /**
- * `DELETE /queue-options/{id}`: the option and everything under it. Deepest first, each with its
- * number marker and its parent's count, so a delete stopped midway leaves a smaller tree whose
- * root the same call deletes again (never options under a missing parent).
+ * `DELETE /queue-options/{id}`: the option and everything under it, deepest first. Each option goes
+ * in one transaction with its number marker (only if still its own: a renumbered option's old
+ * number may be a sibling's now), its pointer and its parent's count, and only while it has no
+ * children (a child created meanwhile makes the delete list the tree again and take it too). A
+ * second delete of the same option finds it gone: 404, counts untouched.
  */
 export async function deleteQueueOption(companyId: number, id: number): Promise<void> {
-  const root = await optionById(companyId, id);
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const root = await optionById(companyId, id);
+    if (await deleteSubtree(companyId, root)) return;
+  }
+  throw new AppError(409, 'ERR_VALIDATION', { message: 'O menu mudou ao mesmo tempo; tente de novo' });
+}
+
+const conditionalDelete = (key: { PK: string; SK: string }, condition: string, values: Record<string, unknown>): TransactItem => ({
+  Delete: { TableName: env.tableName, Key: key, ConditionExpression: condition, ExpressionAttributeValues: values },
+});
+
+/** Deletes `root`'s subtree as read now; false when a concurrent change calls for a fresh read. */
+async function deleteSubtree(companyId: number, root: QueueOptionItem): Promise<boolean> {
   const all = await listQueueOptionItems(companyId, root.queueId);
   const subtree: QueueOptionItem[] = [];
   const walk = (o: QueueOptionItem) => {
     for (const c of all.filter((x) => x.parentId === o.id)) walk(c);
     subtree.push(o);
   };
-  walk(root);
+  walk(all.find((o) => o.id === root.id) ?? root);
   for (const o of subtree) {
-    await transact([
-      tx.delete(keys.queueOption(companyId, o.queueId, o.id)),
-      tx.delete(keys.queueOptionNumber(companyId, o.queueId, o.parentId, o.option)),
-      tx.delete(keys.queueOptionPointer(companyId, o.id)),
-      tx.delete(keys.queueOptionWidth(companyId, o.queueId, o.id)),
-      widthLower(companyId, o.queueId, o.parentId),
-    ]);
+    try {
+      await transact([
+        tx.delete(keys.queueOption(companyId, o.queueId, o.id), 'attribute_exists(PK)'),
+        conditionalDelete(keys.queueOptionNumber(companyId, o.queueId, o.parentId, o.option), 'attribute_not_exists(PK) OR optionId = :id', { ':id': o.id }),
+        tx.delete(keys.queueOptionPointer(companyId, o.id)),
+        conditionalDelete(keys.queueOptionWidth(companyId, o.queueId, o.id), 'attribute_not_exists(children) OR children <= :zero', { ':zero': 0 }),
+        widthLower(companyId, o.queueId, o.parentId),
+      ]);
+    } catch (err) {
+      if (isTransactionCanceled(err)) return false;
+      throw err;
+    }
   }
+  return true;
+}
+
+/** A queue's whole tree, when the queue goes (idempotent: a retry deletes what is left). */
+export async function deleteQueueTree(companyId: number, queueId: number): Promise<void> {
+  const items = await queryAll<{ PK: string; SK: string; id?: number; entity?: string }>(keys.queueOptionsPartition(companyId, queueId), undefined, { ProjectionExpression: 'PK, SK, id, entity' });
+  await batchWrite([
+    ...items.filter((i) => i.entity === 'queueOption' && i.id).map((i) => ({ DeleteRequest: { Key: keys.queueOptionPointer(companyId, i.id!) } })),
+    ...items.map((i) => ({ DeleteRequest: { Key: { PK: i.PK, SK: i.SK } } })),
+  ]);
 }

@@ -1,5 +1,6 @@
 import { AppError, MSG, companyEvent, defaultSchedule, parseOrThrow, queueSchema, queueUpdateSchema, type Queue, type QueueInput } from '@balcao/shared';
-import { batchWrite, clean, getItem, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
+import { clean, getItem, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
+import { deleteQueueTree } from './queue-options.js';
 import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
@@ -132,6 +133,8 @@ export async function updateQueue(companyId: number, id: number, input: unknown)
 /** Deleting a queue also takes it out of every user's queues. */
 export async function deleteQueue(companyId: number, id: number): Promise<void> {
   const current = await getQueueItem(companyId, id);
+  // Its options tree first, so a delete stopped midway is finished by the next try (the queue is still there).
+  await deleteQueueTree(companyId, id);
   await transact(
     [
       tx.delete(keys.queue(companyId, id), 'attribute_exists(PK)'),
@@ -140,9 +143,9 @@ export async function deleteQueue(companyId: number, id: number): Promise<void> 
     ],
     (i) => (i === 0 ? new AppError(404, 'ERR_NO_QUEUE_FOUND') : undefined),
   );
-  // Its options tree goes with it (idempotent: a retry deletes what is left).
-  const options = await queryAll<{ PK: string; SK: string }>(keys.queueOptionsPartition(companyId, id), undefined, { ProjectionExpression: 'PK, SK' });
-  await batchWrite(options.map((o) => ({ DeleteRequest: { Key: { PK: o.PK, SK: o.SK } } })));
+  // An option created while the queue went could not be (its create checks the queue), but a tree
+  // written in between is swept again.
+  await deleteQueueTree(companyId, id);
   const users = await queryAll<UserItem>(keys.companyPartition(companyId), keys.userPrefix());
   const now = nowIso();
   await Promise.all(

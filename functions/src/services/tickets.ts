@@ -90,9 +90,11 @@ export async function findOrCreateTicket(
       const ticket = await getItem<TicketItem>(ticketKey(companyId, cur.ticketId), true);
       if (ticket) {
         const guard = ticketGuard(ticket);
-        // A new cycle: the bot starts over (its state is the closed cycle's).
-        const { bot: _closedCycle, ...reopened } = ticket;
-        const next: TicketItem = { ...reopened, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv, contactView: contactViewOf(contact) };
+        // A new cycle: the bot starts over, remembering only the last message it handled (an old
+        // message seen again is never answered in the new cycle).
+        const { bot: closedCycle, ...reopened } = ticket;
+        const kept = closedCycle?.handledSeq !== undefined ? { bot: { handled: closedCycle.handled, handledSeq: closedCycle.handledSeq } } : {};
+        const next: TicketItem = { ...reopened, ...kept, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv, contactView: contactViewOf(contact) };
         Object.assign(next, ticketIndexKeys(next));
         try {
           await transact(

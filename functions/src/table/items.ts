@@ -196,6 +196,8 @@ export interface BotState {
   /** The last customer message the bot answered (id and place in the ticket): a redelivery of it, or an older one, does nothing. */
   handled?: string;
   handledSeq?: number;
+  /** An agent wrote in the ticket: no automation answers it any more (this cycle). */
+  stopped?: boolean;
   /**
    * `menu`: the queue menu is showing; `options`: a queue's tree; `form`: a FORM queue's fields;
    * `capped`: `maxUseBotQueues` menus went out (again after `timeUseBotQueues`); `done`: the bot is over.

@@ -30,25 +30,34 @@ describe('the queue bot through the sandbox', () => {
     expect((await answered(1)).at(-1)).toBe('Olá! Escolha:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte');
     const choice = await write('1');
     expect((await answered(2)).at(-1)).toBe('Bem-vindo às Vendas, Joana!\n\n*[ 1 ]* - Planos\n*[ # ]* - Menu inicial');
-    // The same message again (WhatsApp redelivers): nothing new reaches the phone.
+    // The same message again (WhatsApp redelivers), then an invalid reply: the chat's events are
+    // handled in order, so when the notice arrives the duplicate was handled, and answered nothing
+    // (handled again, "1" would have opened Planos before the notice).
     await write('1', choice.body.id);
+    await write('7');
+    expect((await answered(3)).at(-1)).toBe('Opção inválida, por favor, escolha uma opção válida.\n\n*[ 1 ]* - Planos\n*[ # ]* - Menu inicial');
     await write('1');
-    expect((await answered(3)).at(-1)).toBe('Nossos planos:\n\n*[ 1 ]* - Mensal\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial');
+    expect((await answered(4)).at(-1)).toBe('Nossos planos:\n\n*[ 1 ]* - Mensal\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial');
     await write('1');
-    expect(await answered(4)).toEqual([
+    expect(await answered(5)).toEqual([
       'Olá! Escolha:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte',
       'Bem-vindo às Vendas, Joana!\n\n*[ 1 ]* - Planos\n*[ # ]* - Menu inicial',
+      'Opção inválida, por favor, escolha uma opção válida.\n\n*[ 1 ]* - Planos\n*[ # ]* - Menu inicial',
       'Nossos planos:\n\n*[ 1 ]* - Mensal\n*[ 0 ]* - Menu anterior\n*[ # ]* - Menu inicial',
       'R$ 99 por mês.',
     ]);
 
     // The ticket waits in Vendas for an agent; the console shows the bot's messages as the bot's.
-    const list = await t.admin.get(`/tickets?status=pending&showAll=true&queueIds=[${vendas.body.id}]`);
-    const ticket = (list.body.tickets as { id: number; contact: { number: string }; queueId: number; chatbot: boolean }[]).find((x) => x.contact.number === customer)!;
+    // (The bot saves its state after its answer went out: wait for it.)
+    const ticket = await until(async () => {
+      const list = await t.admin.get(`/tickets?status=pending&showAll=true&queueIds=[${vendas.body.id}]`);
+      const found = (list.body.tickets as { id: number; contact: { number: string }; queueId: number; chatbot: boolean }[]).find((x) => x.contact.number === customer);
+      return found && !found.chatbot ? found : undefined;
+    }, 'the bot ended on the ticket');
     expect(ticket).toMatchObject({ queueId: vendas.body.id, chatbot: false });
     const page = await t.admin.get(`/messages/${ticket.id}`);
     const ours = (page.body.messages as { fromMe: boolean; isBot?: boolean; user: unknown }[]).filter((m) => m.fromMe);
-    expect(ours).toHaveLength(4);
+    expect(ours).toHaveLength(5);
     for (const m of ours) expect(m).toMatchObject({ isBot: true, user: null });
     t.ws.close();
   });

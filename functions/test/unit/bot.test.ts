@@ -149,6 +149,18 @@ describe('the queue bot: no queue, one queue, the menu', () => {
     await run(w, () => sendFromConsole(admin, t, { body: 'Oi, sou a Ana' }, []));
     await say(w, '1');
     expect(phone(w)).toEqual(['Menu\n\n*[ 1 ]* - Fila A\n*[ 2 ]* - Fila B', 'Oi, sou a Ana']);
+    // Not even business hours answer a ticket an agent wrote in.
+    await run(w, () => updateSetting(w.companyId, 'scheduleType', { value: 'company' }));
+    await connection(w, { outOfHoursMessage: 'Fechado' });
+    w.ports.time = Date.parse('2026-03-08T15:00:00Z'); // a Sunday
+    await say(w, 'Domingo?');
+    expect(phone(w)).toHaveLength(2);
+
+    // A contact with disableBot never gets it.
+    const { createContact } = await import('../../src/services/contacts.js');
+    await run(w, () => createContact(admin, { name: 'Sem Robô', number: '5511911112222', disableBot: true }));
+    await say(w, 'Oi', { chat: { number: '5511911112222', name: 'Sem Robô' } });
+    expect(phone(w)).toHaveLength(2);
   });
 });
 
@@ -317,12 +329,17 @@ describe('the queue bot: business hours and exactly-once', () => {
     const w = await memoryWorld();
     const [a, b] = await queues(w, [{ name: 'Fila A' }, { name: 'Fila B' }]);
     await connection(w, { greetingMessage: 'Menu', queueIds: [a.id, b.id] });
+    await option(w, b.id, { title: 'Segunda via', option: '1', message: 'Segue o boleto.' });
     await say(w, 'Oi', { eventId: 'E1', waMessageId: 'M1' });
     await say(w, 'Oi', { eventId: 'E1', waMessageId: 'M1' });
     expect(phone(w)).toHaveLength(1);
+    // Handled once: a second handling would have counted an invalid reply.
+    expect(ticket(w).bot).toMatchObject({ stage: 'menu', menus: 1, invalid: 0, handled: 'M1' });
     await say(w, '2', { eventId: 'E2', waMessageId: 'M2' });
     await say(w, '2', { eventId: 'E2b', waMessageId: 'M2' });
-    expect(phone(w)).toEqual(['Menu\n\n*[ 1 ]* - Fila A\n*[ 2 ]* - Fila B', 'Bem-vindo a Fila B']);
+    expect(phone(w)).toEqual(['Menu\n\n*[ 1 ]* - Fila A\n*[ 2 ]* - Fila B', `Bem-vindo a Fila B\n\n*[ 1 ]* - Segunda via\n${MAIN_MENU_LINE}`]);
+    // In Fila B's tree "2" is no option: handled again it would have counted an invalid reply.
+    expect(ticket(w).bot).toMatchObject({ stage: 'options', invalid: 0, handled: 'M2' });
 
     // The state write fails once (the process dies after sending): the redelivery saves it, sends nothing new.
     const v = await memoryWorld();
@@ -343,4 +360,82 @@ describe('the queue bot: business hours and exactly-once', () => {
     expect(ticket(v)).toMatchObject({ queueId: x.id });
     expect(phone(v).filter((b) => b === 'Bem-vindo a Fila X')).toHaveLength(1);
   });
+
+  it('a state write that loses to an agent stopping the bot keeps the stop; one that keeps losing fails the event for a redelivery', async () => {
+    const w = await memoryWorld();
+    const [a, b] = await queues(w, [{ name: 'Fila A' }, { name: 'Fila B' }]);
+    await option(w, a.id, { title: 'Planos', option: '1', message: 'Planos' });
+    await connection(w, { greetingMessage: 'Menu', queueIds: [a.id, b.id] });
+    await say(w, 'Oi');
+    const admin = await memoryAgent(w, 'Ana', { profile: 'admin' });
+    const { stopBot } = await import('../../src/services/bot.js');
+    const send = w.ports.table.send.bind(w.ports.table);
+    let intercepted = false;
+    w.ports.table.send = (async (cmd: { constructor: { name: string }; input: { TransactItems?: { Put?: { Item?: Record<string, any> } }[] } }) => {
+      const botWrite = cmd.constructor.name === 'TransactWriteCommand' && cmd.input.TransactItems?.some((t) => t.Put?.Item?.entity === 'ticket' && t.Put.Item.bot?.handled === 'PICK');
+      if (botWrite && !intercepted) {
+        intercepted = true;
+        // The agent writes between the bot's decision and its save.
+        await stopBot(ticket(w) as never);
+      }
+      return send(cmd as never);
+    }) as never;
+    void admin;
+    await say(w, '1', { waMessageId: 'PICK' });
+    expect(intercepted).toBe(true);
+    expect(ticket(w)).toMatchObject({ chatbot: false, queueId: null, bot: { stopped: true, handled: 'PICK' } });
+
+    const v = await memoryWorld();
+    const [x, y] = await queues(v, [{ name: 'Fila X' }, { name: 'Fila Y' }]);
+    await connection(v, { greetingMessage: 'Menu', queueIds: [x.id, y.id] });
+    await say(v, 'Oi');
+    const { TransactionCanceledException } = await import('@aws-sdk/client-dynamodb');
+    const sendV = v.ports.table.send.bind(v.ports.table);
+    v.ports.table.send = (async (cmd: { constructor: { name: string }; input: { TransactItems?: { Put?: { Item?: Record<string, any> } }[] } }) => {
+      if (cmd.constructor.name === 'TransactWriteCommand' && cmd.input.TransactItems?.some((t) => t.Put?.Item?.entity === 'ticket' && t.Put.Item.bot?.handled === 'BUSY')) {
+        throw new TransactionCanceledException({ message: 'Transaction cancelled [TransactionConflict]', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] });
+      }
+      return sendV(cmd as never);
+    }) as never;
+    await expect(say(v, '1', { waMessageId: 'BUSY', eventId: 'BUSY-1' })).rejects.toThrow('not saved');
+    v.ports.table.send = sendV as never;
+    await say(v, '1', { waMessageId: 'BUSY', eventId: 'BUSY-1' });
+    expect(ticket(v)).toMatchObject({ queueId: x.id, bot: { handled: 'BUSY' } });
+    expect(phone(v).filter((m) => m === 'Bem-vindo a Fila X')).toHaveLength(1);
+  });
+
+  it('a FORM that gives up into another FORM starts that one afresh; # at the menu cap leaves the ticket without a queue', async () => {
+    const w = await memoryWorld();
+    const [second] = await queues(w, [{ name: 'Segundo', type: 'FORM' }]);
+    const [first] = await queues(w, [{ name: 'Primeiro', type: 'FORM', nextQueueInvalidFormId: second.id } as never]);
+    await option(w, first.id, { title: 'CPF', option: '1', message: 'CPF?', fieldName: 'cpf', isValidationField: true });
+    await option(w, second.id, { title: 'E-mail', option: '1', message: 'E-mail?', fieldName: 'email', isValidationField: true });
+    await connection(w, { queueIds: [first.id] });
+    await say(w, 'Oi');
+    await say(w, 'a');
+    await say(w, 'b');
+    await say(w, 'c');
+    expect(ticket(w)).toMatchObject({ queueId: second.id, chatbot: true });
+    await say(w, 'não é e-mail');
+    expect(ticket(w)).toMatchObject({ queueId: second.id, chatbot: true });
+    expect(lastSent(w)).toBe('E-mail?');
+
+    const v = await memoryWorld();
+    const [f1, f2] = await queues(v, [{ name: 'Form Um', type: 'FORM' }, { name: 'Fila Dois' }]);
+    await option(v, f1.id, { title: 'E-mail', option: '1', message: 'E-mail?', fieldName: 'email', isValidationField: true });
+    await connection(v, { greetingMessage: 'Menu', queueIds: [f1.id, f2.id], maxUseBotQueues: 2 });
+    await say(v, 'Oi');
+    await say(v, '2'); // Form Um (after Fila Dois by name)
+    expect(lastSent(v)).toBe('Bem-vindo a Form Um\n\nE-mail?');
+    await say(v, '#');
+    expect(phone(v)).toHaveLength(3);
+    await say(v, '2');
+    await say(v, '#');
+    // Third menu refused by the cap: the ticket waits for an agent, without a queue, out of the bot.
+    expect(phone(v)).toHaveLength(4);
+    expect(ticket(v)).toMatchObject({ queueId: null, chatbot: false, bot: { stage: 'capped' } });
+    await say(v, 'maria@exemplo.com');
+    expect(phone(v)).toHaveLength(4);
+  });
 });
+

@@ -97,7 +97,16 @@ describe('queue options (issue 18 §1, §3)', () => {
     await add(w, q.id, { option: '1' });
 
     await run(w, () => deleteQueue(w.companyId, q.id));
-    expect(w.ports.table.all().filter((i) => String(i.PK).includes('#QOPT#'))).toEqual([]);
+    expect(w.ports.table.all().filter((i) => String(i.PK).includes('#QOPT#') || String(i.SK).startsWith('QOPT#'))).toEqual([]);
+    // A second delete of an option already gone: 404, and the counts stay right.
+    const r = await queue(w, 'Recontagem');
+    const one = await add(w, r.id, { option: '1' });
+    await run(w, () => deleteQueueOption(w.companyId, one.id));
+    expect(await refusal(run(w, () => deleteQueueOption(w.companyId, one.id)))).toMatchObject({ status: 404 });
+    expect(w.ports.table.all().find((i) => String(i.PK).includes('#QOPT#') && String(i.SK).startsWith('W#'))).toMatchObject({ children: 0 });
+    // An option of a queue deleted meanwhile is refused.
+    await run(w, () => deleteQueue(w.companyId, r.id));
+    expect(await refusal(add(w, r.id, { option: '2' }))).toMatchObject({ status: 404 });
   });
 
   it("another company's queue and options answer 404 and change nothing", async () => {

@@ -57,7 +57,9 @@ describe('local SQS journal', () => {
     // A delayed job and a plain one on a standard queue.
     const timers = first.queues['ticket-timers']!.url;
     await sqs.send(new SendMessageCommand({ QueueUrl: timers, MessageBody: 'now' }));
-    await sqs.send(new SendMessageCommand({ QueueUrl: timers, MessageBody: 'later', DelaySeconds: 2 }));
+    // Long enough that the restart below (slow on a loaded CI machine) ends well before it is due.
+    const laterDueAt = Date.now() + 8000;
+    await sqs.send(new SendMessageCommand({ QueueUrl: timers, MessageBody: 'later', DelaySeconds: 8 }));
     sqs.destroy();
     // The last line of a process killed mid-write is torn: it is skipped, the rest is whole.
     fs.appendFileSync(path.join(dataDir, 'sqs', 'journal.ndjson'), '{"put":"balcao-inbound.fifo","msg":{"messageId"');
@@ -82,8 +84,9 @@ describe('local SQS journal', () => {
     expect(await receiveAll(sqs2, url2)).toEqual([]);
 
     const timers2 = second.queues['ticket-timers']!.url;
+    expect(Date.now()).toBeLessThan(laterDueAt);
     expect((await receiveAll(sqs2, timers2)).map((m) => m.body)).toEqual(['now']);
-    await new Promise((r) => setTimeout(r, 2200));
+    await new Promise((r) => setTimeout(r, Math.max(0, laterDueAt - Date.now()) + 300));
     const later = await receiveAll(sqs2, timers2);
     expect(later.map((m) => m.body)).toEqual(['later']);
     sqs2.destroy();
