@@ -78,9 +78,10 @@ describe('tickets list panel', () => {
     expect(await page.getByTestId('subtab-me').getAttribute('aria-selected')).toBe('true');
     const mine = rowOf(page, 'me', name);
     await mine.waitFor({ timeout: 15_000 });
-    expect(await mine.getAttribute('data-status')).toBe('open');
-    expect(await mine.getByTestId('ticket-agent').textContent()).toBe('Ana Souza');
-    expect(await mine.getAttribute('aria-current')).toBe('true');
+    // The row and the open conversation render in separate steps (a loaded machine shows it).
+    await expect.poll(() => mine.getAttribute('data-status'), { timeout: 15_000 }).toBe('open');
+    await expect.poll(() => mine.getByTestId('ticket-agent').textContent(), { timeout: 15_000 }).toBe('Ana Souza');
+    await expect.poll(() => mine.getAttribute('aria-current'), { timeout: 15_000 }).toBe('true');
     await page.getByTestId('ticket-view').waitFor();
     await expect.poll(async () => (await page.getByTestId('count-pending').count()) === 0, { timeout: 15_000 }).toBe(true);
     await expect.poll(() => page.getByTestId('count-me').textContent(), { timeout: 15_000 }).toBe('1');
