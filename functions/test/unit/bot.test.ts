@@ -46,6 +46,23 @@ const ticket = (w: World) => w.ports.table.all().find((i) => i.entity === 'ticke
 const contact = (w: World) => w.ports.table.all().find((i) => i.entity === 'contact' && !i.isGroup) as Record<string, any>;
 const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
 
+type Command = { constructor: { name: string }; input: { TransactItems?: { Put?: { Item?: Record<string, any> } }[] } };
+/**
+ * Runs `before` ahead of each write of the bot's state for customer message `handled` (the ticket's
+ * conditional put that records it); `before` may throw to fail that write. Answers the restore.
+ */
+function onBotStateWrite(w: World, handled: string, before: () => Promise<void>) {
+  const send = w.ports.table.send.bind(w.ports.table);
+  w.ports.table.send = (async (cmd: Command) => {
+    const botWrite = cmd.constructor.name === 'TransactWriteCommand' && cmd.input.TransactItems?.some((t) => t.Put?.Item?.entity === 'ticket' && t.Put.Item.bot?.handled === handled);
+    if (botWrite) await before();
+    return send(cmd as never);
+  }) as never;
+  return () => {
+    w.ports.table.send = send as never;
+  };
+}
+
 async function queues(w: World, specs: { name: string; greetingMessage?: string; type?: 'TEXT' | 'FORM'; orderQueue?: number }[]) {
   const made = [];
   for (const q of specs) made.push(await run(w, () => createQueue(w.companyId, { color: `#0000${String(++colours).padStart(2, '0')}`, greetingMessage: `Bem-vindo a ${q.name}`, ...q })));
@@ -346,13 +363,10 @@ describe('the queue bot: business hours and exactly-once', () => {
     const [x, y] = await queues(v, [{ name: 'Fila X' }, { name: 'Fila Y' }]);
     await connection(v, { greetingMessage: 'Menu', queueIds: [x.id, y.id] });
     await say(v, 'Oi');
-    const send = v.ports.table.send.bind(v.ports.table);
     let failures = 1;
-    v.ports.table.send = (async (cmd: { constructor: { name: string }; input: { TransactItems?: { Put?: { Item?: { entity?: string; bot?: unknown } } }[] } }) => {
-      const botWrite = cmd.constructor.name === 'TransactWriteCommand' && cmd.input.TransactItems?.some((t) => t.Put?.Item?.entity === 'ticket' && (t.Put.Item.bot as { handled?: string } | undefined)?.handled === 'N1');
-      if (botWrite && failures-- > 0) throw new Error('process died');
-      return send(cmd as never);
-    }) as never;
+    onBotStateWrite(v, 'N1', async () => {
+      if (failures-- > 0) throw new Error('process died');
+    });
     await expect(say(v, '1', { eventId: 'F1', waMessageId: 'N1' })).rejects.toThrow('process died');
     expect(phone(v).at(-1)).toBe('Bem-vindo a Fila X');
     expect(ticket(v)).toMatchObject({ queueId: null });
@@ -367,20 +381,14 @@ describe('the queue bot: business hours and exactly-once', () => {
     await option(w, a.id, { title: 'Planos', option: '1', message: 'Planos' });
     await connection(w, { greetingMessage: 'Menu', queueIds: [a.id, b.id] });
     await say(w, 'Oi');
-    const admin = await memoryAgent(w, 'Ana', { profile: 'admin' });
     const { stopBot } = await import('../../src/services/bot.js');
-    const send = w.ports.table.send.bind(w.ports.table);
     let intercepted = false;
-    w.ports.table.send = (async (cmd: { constructor: { name: string }; input: { TransactItems?: { Put?: { Item?: Record<string, any> } }[] } }) => {
-      const botWrite = cmd.constructor.name === 'TransactWriteCommand' && cmd.input.TransactItems?.some((t) => t.Put?.Item?.entity === 'ticket' && t.Put.Item.bot?.handled === 'PICK');
-      if (botWrite && !intercepted) {
-        intercepted = true;
-        // The agent writes between the bot's decision and its save.
-        await stopBot(ticket(w) as never);
-      }
-      return send(cmd as never);
-    }) as never;
-    void admin;
+    onBotStateWrite(w, 'PICK', async () => {
+      if (intercepted) return;
+      intercepted = true;
+      // The agent writes between the bot's decision and its save.
+      await stopBot(ticket(w) as never);
+    });
     await say(w, '1', { waMessageId: 'PICK' });
     expect(intercepted).toBe(true);
     expect(ticket(w)).toMatchObject({ chatbot: false, queueId: null, bot: { stopped: true, handled: 'PICK' } });
@@ -390,15 +398,11 @@ describe('the queue bot: business hours and exactly-once', () => {
     await connection(v, { greetingMessage: 'Menu', queueIds: [x.id, y.id] });
     await say(v, 'Oi');
     const { TransactionCanceledException } = await import('@aws-sdk/client-dynamodb');
-    const sendV = v.ports.table.send.bind(v.ports.table);
-    v.ports.table.send = (async (cmd: { constructor: { name: string }; input: { TransactItems?: { Put?: { Item?: Record<string, any> } }[] } }) => {
-      if (cmd.constructor.name === 'TransactWriteCommand' && cmd.input.TransactItems?.some((t) => t.Put?.Item?.entity === 'ticket' && t.Put.Item.bot?.handled === 'BUSY')) {
-        throw new TransactionCanceledException({ message: 'Transaction cancelled [TransactionConflict]', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] });
-      }
-      return sendV(cmd as never);
-    }) as never;
+    const restore = onBotStateWrite(v, 'BUSY', async () => {
+      throw new TransactionCanceledException({ message: 'Transaction cancelled [TransactionConflict]', $metadata: {}, CancellationReasons: [{ Code: 'TransactionConflict' }] });
+    });
     await expect(say(v, '1', { waMessageId: 'BUSY', eventId: 'BUSY-1' })).rejects.toThrow('not saved');
-    v.ports.table.send = sendV as never;
+    restore();
     await say(v, '1', { waMessageId: 'BUSY', eventId: 'BUSY-1' });
     expect(ticket(v)).toMatchObject({ queueId: x.id, bot: { handled: 'BUSY' } });
     expect(phone(v).filter((m) => m === 'Bem-vindo a Fila X')).toHaveLength(1);
