@@ -155,6 +155,19 @@ export const routes: RouteDef[] = [
   r('POST', '/schedules/{id}/media-upload', 'schedules', { planFlag: 'useSchedules', maxBodyBytes: 6 * 1024 * 1024 }),
   r('DELETE', '/schedules/{id}/media-upload', 'schedules', { planFlag: 'useSchedules' }),
 
+  // queue integrations and AI prompts (issue 19): admins, behind their plan flags
+  r('GET', '/queueIntegration', 'integrations', { admin: true, planFlag: 'useIntegrations' }),
+  r('POST', '/queueIntegration', 'integrations', { admin: true, planFlag: 'useIntegrations' }),
+  r('POST', '/queueIntegration/testSession', 'integrations', { admin: true, planFlag: 'useIntegrations' }),
+  r('GET', '/queueIntegration/{id}', 'integrations', { admin: true, planFlag: 'useIntegrations' }),
+  r('PUT', '/queueIntegration/{id}', 'integrations', { admin: true, planFlag: 'useIntegrations' }),
+  r('DELETE', '/queueIntegration/{id}', 'integrations', { admin: true, planFlag: 'useIntegrations' }),
+  r('GET', '/prompt', 'integrations', { admin: true, planFlag: 'useOpenAi' }),
+  r('POST', '/prompt', 'integrations', { admin: true, planFlag: 'useOpenAi' }),
+  r('GET', '/prompt/{id}', 'integrations', { admin: true, planFlag: 'useOpenAi' }),
+  r('PUT', '/prompt/{id}', 'integrations', { admin: true, planFlag: 'useOpenAi' }),
+  r('DELETE', '/prompt/{id}', 'integrations', { admin: true, planFlag: 'useOpenAi' }),
+
   // external API (connection token)
   r('POST', '/api/messages/send', 'externalApi', { auth: 'connectionToken', maxBodyBytes: 6 * 1024 * 1024 }),
 

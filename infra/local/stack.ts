@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -129,6 +130,10 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       WS_CALLBACK_URL: url(ports.wsManagement),
       WEB_ORIGIN: endpoints.webUrl,
       SANDBOX_URL: endpoints.sandboxUrl,
+      SECRETS_LOCAL_KEY: localSecretsKey(dataDir),
+      // Tests point the outside services with fixed hosts at their local fakes.
+      ...(process.env.DIALOGFLOW_API_URL ? { DIALOGFLOW_API_URL: process.env.DIALOGFLOW_API_URL } : {}),
+      ...(process.env.AZURE_TTS_URL ? { AZURE_TTS_URL: process.env.AZURE_TTS_URL } : {}),
     };
     for (const q of manifestQueues) env[q.envVar] = sqsS3.queues[q.name].url;
     Object.assign(process.env, env);
@@ -240,4 +245,21 @@ async function runSeed(adminEmail: string, adminPassword: string, log: Log) {
   const out = await mod.seedLocal({ adminEmail, adminPassword });
   log('stack', `seed ok: company ${String(out.companyId)}, admin user ${String(out.adminUserId)}`);
   return out;
+}
+
+/**
+ * The key that seals the companies' outside-service secrets on this machine (functions/src/core/secrets.ts):
+ * made once, kept in the data directory readable by its owner only, so secrets survive restarts.
+ */
+function localSecretsKey(dataDir: string): string {
+  const file = path.join(dataDir, 'secrets.key');
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim();
+    if (Buffer.from(existing, 'base64').length === 32) return existing;
+  } catch {
+    // first start: made below
+  }
+  const key = crypto.randomBytes(32).toString('base64');
+  fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }

@@ -164,3 +164,44 @@ export interface ImportResult {
   refused: { row: number; number: string; reason: string }[];
   contacts: { row: number; contactId: number; number: string; status: 'created' | 'updated' | 'unchanged' }[];
 }
+
+/** A queue integration as the API answers it (`jsonContent`: the service account with its key masked). */
+export interface ApiQueueIntegration {
+  id: number;
+  companyId: number;
+  type: 'dialogflow' | 'n8n' | 'webhook' | 'typebot';
+  name: string;
+  projectName: string | null;
+  jsonContent: string | null;
+  language: 'pt-BR' | 'en' | 'es' | null;
+  urlN8N: string | null;
+  typebotSlug: string | null;
+  typebotExpires: number;
+  typebotDelayMessage: number;
+  typebotKeywordFinish: string | null;
+  typebotKeywordRestart: string | null;
+  typebotRestartMessage: string | null;
+  typebotUnknownMessage: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An AI prompt as the API answers it (`apiKey`, `voiceKey`: masked, `sk-…a1b2`). */
+export interface ApiPrompt {
+  id: number;
+  companyId: number;
+  name: string;
+  prompt: string;
+  queueId: number;
+  queue: { id: number; name: string; color: string } | null;
+  maxTokens: number;
+  temperature: number;
+  maxMessages: number;
+  apiKey: string;
+  voice: string;
+  voiceKey: string | null;
+  voiceRegion: string | null;
+  baseUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -24,7 +24,10 @@ export const MSG = {
   optionTooDeep: 'O menu pode ter no máximo 10 níveis',
   optionTooWide: 'Cada nível do menu pode ter no máximo 50 opções',
   optionTaken: 'Já existe uma opção com este número neste nível',
-  integrationsUnavailable: 'As integrações ainda não estão disponíveis nesta versão',
+  invalidUrl: 'URL inválida: use um endereço http ou https',
+  serviceAccountInvalid: 'JSON de conta de serviço do Google inválido',
+  promptQueueRequired: 'Informe o setor',
+  integrationRequired: 'Escolha a integração da fila',
 } as const;
 
 export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';

@@ -1,4 +1,4 @@
-import type { ApiContact, ApiMessage, ApiQuickMessage, ApiTag, ApiTicket, TagCounts } from './contracts.js';
+import type { ApiContact, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, TagCounts } from './contracts.js';
 import type { Connection, Queue, SettingItem, User } from './entities.js';
 import type { Schedule } from './schemas/schedules.js';
 
@@ -26,7 +26,8 @@ export type CompanyEventKind =
   | 'tag'
   | 'quickmessage'
   | 'schedule'
-  | 'queueIntegration';
+  | 'queueIntegration'
+  | 'prompt';
 
 /** The name of a company's event of one kind, typed so its payload can be looked up (`EventData`). */
 export type CompanyEventName<K extends CompanyEventKind = CompanyEventKind> = `company-${number}-${K}`;
@@ -56,7 +57,8 @@ export interface CompanyEventData {
   chat: never;
   notification: never;
   payment: never;
-  queueIntegration: never;
+  queueIntegration: { action: 'create' | 'update'; queueIntegration: ApiQueueIntegration } | { action: 'delete'; integrationId: number };
+  prompt: { action: 'create' | 'update'; prompt: ApiPrompt } | { action: 'delete'; promptId: number };
 }
 
 /** The payload of the event named `E` (`unknown` for names outside the map). */

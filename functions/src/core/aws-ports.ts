@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { shardOf, storedContentType, toQueueBody } from '@balcao/shared';
-import { dynamo, queryDirect, s3Client, sqsClient } from './aws.js';
+import { dynamo, kmsClient, queryDirect, s3Client, sqsClient } from './aws.js';
+import { kmsSecretBox, localSecretBox, type SecretBox } from './secrets.js';
 import { env } from './env.js';
 import { setDefaultPorts, type Ports } from './ports.js';
 import { queues, SHARDS } from '../workers/manifest.js';
@@ -83,6 +84,16 @@ export function awsPorts(): Ports {
     jobs: {
       enqueue: (queue, bodies, delaySeconds) =>
         bodies.length ? sendBatches(envUrl(queues.find((q) => q.name === queue)!.envVar), bodies.map(toQueueBody), false, delaySeconds) : Promise.resolve(0),
+      async enqueueOrdered(queue, body, group, dedupId) {
+        await sqsClient().send(
+          new SendMessageCommand({ QueueUrl: envUrl(queues.find((q) => q.name === queue)!.envVar), MessageBody: toQueueBody(body), MessageGroupId: group, MessageDeduplicationId: dedupId }),
+        );
+      },
+      async retryLater(queue, receiptHandle, seconds) {
+        await sqsClient().send(
+          new ChangeMessageVisibilityCommand({ QueueUrl: envUrl(queues.find((q) => q.name === queue)!.envVar), ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }),
+        );
+      },
     },
     media: {
       // Every object is stored with an inert type (shared storedContentType): no script on the media origin.
@@ -122,7 +133,20 @@ export function awsPorts(): Ports {
     },
     clock: { now: () => Date.now() },
     ids: { uuid: () => randomUUID() },
+    secrets: secretBox(),
   };
+}
+
+/** KMS in AWS; the local key file on one machine; refuses to seal anything without either. */
+function secretBox(): SecretBox {
+  let box: SecretBox | undefined;
+  const get = () => {
+    if (box) return box;
+    if (env.secretsKmsKeyId) return (box = kmsSecretBox(env.secretsKmsKeyId, kmsClient()));
+    if (env.secretsLocalKey) return (box = localSecretBox(Buffer.from(env.secretsLocalKey, 'base64')));
+    throw new Error('No secrets key: set SECRETS_KMS_KEY_ID (AWS) or SECRETS_LOCAL_KEY (one machine)');
+  };
+  return { seal: (plain) => get().seal(plain), open: (sealed) => get().open(sealed) };
 }
 
 setDefaultPorts(awsPorts);

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { env } from './env.js';
 import { tracer } from './observability.js';
@@ -13,6 +14,12 @@ let ddb: DynamoDBDocumentClient | undefined;
 let sqs: SQSClient | undefined;
 let s3: S3Client | undefined;
 let cognito: CognitoIdentityProviderClient | undefined;
+let kms: KMSClient | undefined;
+
+export function kmsClient(): KMSClient {
+  kms ??= tracer.captureAWSv3Client(new KMSClient({ region: env.region, requestHandler: { requestTimeout: 5000 } }));
+  return kms;
+}
 
 export function dynamo(): DynamoDBDocumentClient {
   if (!ddb) {

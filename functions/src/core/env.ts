@@ -57,6 +57,22 @@ export const env = {
   get webOrigin() {
     return opt('WEB_ORIGIN') ?? '*';
   },
+  /** KMS key that seals the companies' outside-service secrets (AWS; core/secrets.ts). */
+  get secretsKmsKeyId() {
+    return opt('SECRETS_KMS_KEY_ID');
+  },
+  /** The one-machine stack's 32-byte secrets key, base64 (its data directory's key file). */
+  get secretsLocalKey() {
+    return opt('SECRETS_LOCAL_KEY');
+  },
+  /** Dialogflow's API (tests point it at a local fake; server-behaviour §9). */
+  get dialogflowApiUrl() {
+    return opt('DIALOGFLOW_API_URL') ?? 'https://dialogflow.googleapis.com';
+  },
+  /** Azure Speech's text-to-speech endpoint; `{region}` is the prompt's voice region. */
+  get azureTtsUrl() {
+    return opt('AZURE_TTS_URL') ?? 'https://{region}.tts.speech.microsoft.com';
+  },
   get logLevel() {
     return opt('LOG_LEVEL') ?? 'info';
   },

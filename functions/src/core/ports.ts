@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OutboundCommand, RealtimeMessage } from '@balcao/shared';
 import type { DirectQueryInput, DirectQueryOutput } from './direct-query.js';
+import type { SecretBox } from './secrets.js';
 
 /**
  * The domain's ports (docs/decisions.md 42): what the services need from the world, as interfaces.
@@ -17,6 +18,7 @@ export interface Ports {
   media: MediaStore;
   clock: Clock;
   ids: IdSource;
+  secrets: SecretBox;
 }
 
 /** The single table: the document client's item commands, and Query by the direct path. */
@@ -39,6 +41,13 @@ export interface CommandQueue {
 export interface JobQueues {
   /** `delaySeconds` (at most 900, SQS's limit) keeps the jobs invisible that long. */
   enqueue(queue: 'ticket-timers' | 'schedules', bodies: object[], delaySeconds?: number): Promise<number>;
+  /**
+   * One job on a FIFO queue: jobs of one `group` are handled in order, one at a time; a second job
+   * with the same `dedupId` within five minutes is dropped.
+   */
+  enqueueOrdered(queue: 'automation', body: object, group: string, dedupId: string): Promise<void>;
+  /** Keeps a received job invisible `seconds` more (a retry later, holding its FIFO group meanwhile). */
+  retryLater(queue: 'automation', receiptHandle: string, seconds: number): Promise<void>;
 }
 
 /** Media objects under the company's prefix. */
@@ -88,3 +97,4 @@ export const table = () => ports().table;
 export const nowMs = () => ports().clock.now();
 export const nowIso = () => new Date(ports().clock.now()).toISOString();
 export const uuid = () => ports().ids.uuid();
+export const secrets = () => ports().secrets;

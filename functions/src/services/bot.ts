@@ -17,6 +17,7 @@ import { publishContact } from './contact-api.js';
 import { byOptionNumber, listQueueOptionItems } from './queue-options.js';
 import { settingValue } from './settings.js';
 import { commit, publishTicketChange, Raced } from './ticket-lifecycle.js';
+import { handOver } from './automation/index.js';
 
 /**
  * The queue bot (server-behaviour §2 step 7, §4, §5): business hours, the queue menu, a queue's
@@ -72,6 +73,10 @@ export interface BotPlan {
   bot: BotState;
   /** A FORM answer to keep in the contact's extra info. */
   answer?: { name: string; value: string };
+  /** An integration or AI prompt takes the ticket over (§2 step 7 b-c, §4). */
+  automation?: { integrationId: number | null; promptId: number | null };
+  /** The message goes to the ticket's integration or prompt (services/automation). */
+  handOver?: boolean;
 }
 
 /** Menu order: `orderQueue` first (unset last), then name (as `GET /queue` lists them). */
@@ -112,6 +117,20 @@ export async function decide(f: Facts): Promise<BotPlan | undefined> {
     return plan;
   }
 
+  /** The ticket's integration or prompt answers from now on (the message that chose it too). */
+  const takeOver = (ref: { integrationId?: number | null; promptId?: number | null }) => {
+    plan.automation = { integrationId: ref.integrationId ?? null, promptId: ref.integrationId ? null : (ref.promptId ?? null) };
+    plan.handOver = true;
+    plan.chatbot = false;
+    return plan;
+  };
+
+  // c. An integration or prompt already running on the ticket receives the message.
+  if (f.ticket.useIntegration && (f.ticket.integrationId || f.ticket.promptId)) {
+    plan.handOver = true;
+    return plan;
+  }
+
   /** Shows a queue's root options (or its first FORM field); the queue's greeting leads. */
   const enterQueue = async (q: QueueItem, opts: { greet: boolean; lead?: string }) => {
     plan.queueId = q.id;
@@ -126,6 +145,12 @@ export async function decide(f: Facts): Promise<BotPlan | undefined> {
         say(q.outOfHoursMessage, q);
         plan.bot.outOfHours = period;
       }
+      return;
+    }
+    if (!st.automationOff && (q.integrationId || q.promptId)) {
+      // A queue run by an integration or a prompt: its greeting, then it takes over (§4).
+      say(joined(opts.lead, greeting), q);
+      takeOver(q.integrationId ? { integrationId: q.integrationId } : { promptId: q.promptId });
       return;
     }
     const options = await f.optionsOf(q.id);
@@ -178,6 +203,12 @@ export async function decide(f: Facts): Promise<BotPlan | undefined> {
     }
     return undefined;
   };
+
+  // b. No queue yet and the connection has an AI prompt (or an integration): it answers.
+  if (!queueId && !st.automationOff) {
+    if (f.connection.promptId) return takeOver({ promptId: f.connection.promptId });
+    if (f.connection.integrationId) return takeOver({ integrationId: f.connection.integrationId });
+  }
 
   // d. No queue yet: the connection's greeting, its one queue, or the menu.
   if (!queueId) {
@@ -288,7 +319,7 @@ function levelLines(options: QueueOptionItem[], withPrevious: boolean): string {
 
 /** Whether the bot may answer on this ticket at all (§2 step 7). */
 export function botMayAnswer(ticket: TicketItem, contact: ContactItem, message: BotMessage): boolean {
-  if (message.fromMe || ticket.isGroup || contact.isGroup || contact.disableBot || ticket.status !== 'pending' || ticket.userId || ticket.useIntegration) return false;
+  if (message.fromMe || ticket.isGroup || contact.isGroup || contact.disableBot || ticket.status !== 'pending' || ticket.userId) return false;
   return ticket.bot?.handled !== message.id && message.seq > (ticket.bot?.handledSeq ?? 0);
 }
 
@@ -308,6 +339,8 @@ function messageTime(m: BotMessage): Date {
 export async function runBot(input: { ticket: TicketItem; contact: ContactItem; connection: ConnectionItem; message: BotMessage }): Promise<void> {
   const { contact, connection, message } = input;
   let ticket = input.ticket;
+  // Handed over before a crash could enqueue it: again (the automation queue drops a duplicate).
+  if (ticket.bot?.handled === message.id && ticket.bot.handedOver === message.id && ticket.useIntegration) return handOver(ticket, message);
   if (!botMayAnswer(ticket, contact, message)) return;
   const { companyId } = ticket;
   // The tree of the queue the bot is walking is read in the same round as the rest.
@@ -367,13 +400,20 @@ export async function runBot(input: { ticket: TicketItem; contact: ContactItem; 
     const current = attempt === 0 ? ticket : await getItem<TicketItem>(ticketKey(companyId, ticket.id), true);
     if (!current || !botMayAnswer(current, contact, message)) return;
     const handled = { handled: message.id, handledSeq: message.seq };
-    const next: TicketItem =
-      botInputs(current) === decidedOn
-        ? { ...current, bot: { ...plan.bot, ...handled }, ...(plan.queueId !== undefined ? { queueId: plan.queueId } : {}), ...(plan.chatbot !== undefined ? { chatbot: plan.chatbot } : {}) }
-        : { ...current, bot: { ...current.bot, ...handled } };
+    const applies = botInputs(current) === decidedOn;
+    const next: TicketItem = applies
+      ? {
+          ...current,
+          bot: { ...plan.bot, ...handled, ...(plan.handOver ? { handedOver: message.id } : {}) },
+          ...(plan.queueId !== undefined ? { queueId: plan.queueId } : {}),
+          ...(plan.chatbot !== undefined ? { chatbot: plan.chatbot } : {}),
+          ...(plan.automation ? { useIntegration: true, integrationId: plan.automation.integrationId, promptId: plan.automation.promptId, automation: {} } : {}),
+        }
+      : { ...current, bot: { ...current.bot, ...handled } };
     try {
       await commit(current, next);
-      if (next.queueId !== current.queueId || next.chatbot !== current.chatbot) await publishTicketChange(next, 'update', current);
+      if (next.queueId !== current.queueId || next.chatbot !== current.chatbot || next.useIntegration !== current.useIntegration) await publishTicketChange(next, 'update', current);
+      if (applies && plan.handOver) await handOver(next, message);
       return;
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
@@ -387,7 +427,16 @@ export async function runBot(input: { ticket: TicketItem; contact: ContactItem; 
 /** What a decision depends on in the ticket (the bot's own bookkeeping of handled messages aside). */
 function botInputs(t: TicketItem): string {
   const { handled: _h, handledSeq: _s, ...bot } = t.bot ?? {};
-  return JSON.stringify([t.queueId ?? null, !!t.chatbot, t.userId ?? null, t.status, Object.entries(bot).sort(([a], [b]) => a.localeCompare(b))]);
+  return JSON.stringify([
+    t.queueId ?? null,
+    !!t.chatbot,
+    t.userId ?? null,
+    t.status,
+    !!t.useIntegration,
+    t.integrationId ?? null,
+    t.promptId ?? null,
+    Object.entries(bot).sort(([a], [b]) => a.localeCompare(b)),
+  ]);
 }
 
 /**

@@ -27,6 +27,7 @@ import { sendCommand } from '../core/commands.js';
 import { SHARDS } from '../workers/manifest.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import { forgetTicketRef } from './ref-cache.js';
+import { checkAutomationReferences } from './integrations.js';
 import { type CompanyItem, type ConnectionItem, type PlanItem, type QueueItem } from '../table/items.js';
 import { nowIso } from '../core/ports.js';
 
@@ -101,6 +102,7 @@ export async function createConnection(companyId: number, input: unknown): Promi
   const queueIds = [...new Set(data.queueIds ?? [])];
   if (queueIds.length > 1 && !data.greetingMessage?.trim()) throw greetingRequired();
   await assertRefs(companyId, queueIds, data.transferQueueId, data.sendIdQueue);
+  await checkAutomationReferences(companyId, data);
   const company = await getItem<CompanyItem>(keys.company(companyId));
   const plan = company ? await getItem<PlanItem>(keys.plan(company.planId)) : undefined;
   const existing = await listConnectionItems(companyId);
@@ -176,6 +178,7 @@ export async function updateConnection(companyId: number, id: number, input: unk
   const greeting = data.greetingMessage ?? current.greetingMessage;
   if (queueIds.length > 1 && !greeting.trim()) throw greetingRequired();
   await assertRefs(companyId, queueIds, data.transferQueueId, data.sendIdQueue);
+  await checkAutomationReferences(companyId, data);
   if (data.isDefault === false && current.isDefault) {
     throw new AppError(400, 'ERR_NO_OTHER_WHATSAPP', { fields: [{ field: 'isDefault', message: 'ERR_NO_OTHER_WHATSAPP' }] });
   }

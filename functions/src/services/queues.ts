@@ -1,6 +1,7 @@
 import { AppError, MSG, companyEvent, defaultSchedule, parseOrThrow, queueSchema, queueUpdateSchema, type Queue, type QueueInput } from '@balcao/shared';
 import { clean, getItem, nextId, queryAll, transact, tx, type TransactItem } from '../core/db.js';
 import { deleteQueueTree } from './queue-options.js';
+import { checkAutomationReferences } from './integrations.js';
 import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
@@ -24,13 +25,15 @@ export const toApiQueue = (q: QueueItem): Queue =>
   }) as unknown as Queue;
 
 /**
- * The fields that name other things: the FORM targets must be queues of the company, and the
- * INTEGRATION type waits for the integrations (issue 19) instead of pretending to run one.
+ * The fields that name other things: the FORM targets must be queues of the company, an
+ * integration or a prompt one of the company's that its plan allows, and an INTEGRATION queue
+ * needs its integration (`data` is the queue as it will be).
  */
 async function checkReferences(companyId: number, data: Partial<QueueInput>) {
-  if (data.type === 'INTEGRATION') {
-    throw new AppError(400, 'ERR_VALIDATION', { message: MSG.integrationsUnavailable, fields: [{ field: 'type', message: MSG.integrationsUnavailable }] });
+  if (data.type === 'INTEGRATION' && !data.integrationId) {
+    throw new AppError(400, 'ERR_VALIDATION', { message: MSG.integrationRequired, fields: [{ field: 'integrationId', message: MSG.integrationRequired }] });
   }
+  await checkAutomationReferences(companyId, data);
   for (const field of ['nextQueueId', 'nextQueueInvalidFormId'] as const) {
     const id = data[field];
     if (id && !(await getItem<QueueItem>(keys.queue(companyId, id)))) {
@@ -101,7 +104,11 @@ export async function createQueue(companyId: number, input: unknown): Promise<Qu
 export async function updateQueue(companyId: number, id: number, input: unknown): Promise<Queue> {
   const current = await getQueueItem(companyId, id);
   const data = parseOrThrow(queueUpdateSchema, input);
-  await checkReferences(companyId, data);
+  await checkReferences(companyId, {
+    ...data,
+    type: data.type ?? current.type ?? 'TEXT',
+    integrationId: data.integrationId !== undefined ? data.integrationId : current.integrationId,
+  });
   const greeting = data.greetingMessage ?? current.greetingMessage;
   if (!greeting.trim()) {
     const count = (await listQueueItems(companyId)).length;

@@ -189,6 +189,8 @@ export interface TicketItem extends TicketFields {
   contactView?: ContactView;
   /** Where the queue bot stands on this ticket (services/bot.ts); never answered by the API. */
   bot?: BotState;
+  /** The running integration's or prompt's memory (while `useIntegration`). */
+  automation?: AutomationState;
 }
 
 /** The queue bot's state on a ticket (server-behaviour §4-§5). */
@@ -217,6 +219,10 @@ export interface BotState {
   greeted?: boolean;
   /** The out-of-hours period already answered (`outOfHoursPeriod`). */
   outOfHours?: string;
+  /** The customer message handed to the ticket's integration or prompt (a rerun hands it over again). */
+  handedOver?: string;
+  /** An integration or prompt ended or failed on this ticket: the bot does not start one again. */
+  automationOff?: boolean;
 }
 
 /**
@@ -405,3 +411,77 @@ export interface QuotedSnapshot {
   fromMe: boolean;
   mediaType: MediaType | null;
 }
+
+/**
+ * A queue integration (spec 003 §4, server-behaviour §9). The Dialogflow service account is kept
+ * sealed (core/secrets.ts) with the mask the API shows, so lists never open a secret.
+ */
+export interface QueueIntegrationItem {
+  PK: string;
+  SK: string;
+  entity: 'queueIntegration';
+  id: number;
+  companyId: number;
+  type: 'dialogflow' | 'n8n' | 'webhook' | 'typebot';
+  name: string;
+  projectName: string | null;
+  jsonContentSealed: string | null;
+  jsonContentMask: string | null;
+  language: 'pt-BR' | 'en' | 'es' | null;
+  urlN8N: string | null;
+  typebotSlug: string | null;
+  typebotExpires: number;
+  typebotDelayMessage: number;
+  typebotKeywordFinish: string | null;
+  typebotKeywordRestart: string | null;
+  typebotRestartMessage: string | null;
+  typebotUnknownMessage: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An AI prompt (spec 002 §4, server-behaviour §9); keys sealed like an integration's. */
+export interface PromptItem {
+  PK: string;
+  SK: string;
+  entity: 'prompt';
+  id: number;
+  companyId: number;
+  name: string;
+  prompt: string;
+  queueId: number;
+  maxTokens: number;
+  temperature: number;
+  maxMessages: number;
+  apiKeySealed: string;
+  apiKeyMask: string;
+  voice: string;
+  voiceKeySealed: string | null;
+  voiceKeyMask: string | null;
+  voiceRegion: string | null;
+  baseUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * What a ticket's integration or prompt remembers between customer messages (services/automation.ts).
+ * `handled`/`handledSeq` name the last customer message answered; `outbox` holds the answer decided
+ * for it until every part is sent (a rerun sends what is left, under the same derived ids).
+ */
+export interface AutomationState {
+  handled?: string;
+  handledSeq?: number;
+  /** Typebot: the session and when it last moved (expiry), and the choices on show. */
+  sessionId?: string | null;
+  lastAt?: string;
+  choices?: string[] | null;
+  /** Consecutive failed calls (the ticket falls back to an agent after the last retry). */
+  failures?: number;
+  outbox?: AutomationReply[];
+  /** Milliseconds between two parts of `outbox` (Typebot's `typebotDelayMessage`). */
+  pace?: number;
+  /** What the answer does to the ticket once `outbox` is sent (services/automation TicketChange). */
+  after?: { queueId?: number; userId?: number; stop?: boolean; close?: boolean };
+}
+export type AutomationReply = { kind: 'text'; body: string } | { kind: 'voice'; key: string; size: number; mimetype: string };

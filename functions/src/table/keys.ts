@@ -225,3 +225,14 @@ export const contactTicketsPartition = (cid: number, contactId: number) => `C#${
 export const contactTicketKey = (cid: number, contactId: number, ticketId: number) => ({ PK: contactTicketsPartition(cid, contactId), SK: ticketIdSortKey(ticketId) });
 /** A contact's ticket list in one item (decision 29). */
 export const contactTicketListKey = (cid: number, contactId: number) => ({ PK: `C#${cid}#CTL#${pad(contactId)}`, SK: 'TICKETS' });
+
+// ------------------------------------------------------------------ integrations and AI prompts (issue 19)
+
+/** A company's queue integrations: one partition (tens per company, listed whole). */
+export const integrationsPartition = (cid: number) => `C#${cid}#INTEG`;
+export const integrationKey = (cid: number, id: number) => ({ PK: integrationsPartition(cid), SK: `QI#${pad(id)}` });
+export const integrationPrefix = () => 'QI#';
+/** A company's AI prompts: one partition. */
+export const promptsPartition = (cid: number) => `C#${cid}#PROMPTS`;
+export const promptKey = (cid: number, id: number) => ({ PK: promptsPartition(cid), SK: `P#${pad(id)}` });
+export const promptPrefix = () => 'P#';

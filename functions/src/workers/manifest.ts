@@ -63,6 +63,19 @@ export const queues: QueueDef[] = [
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 5,
   },
+  {
+    // Customer messages for a ticket's integration or AI prompt (server-behaviour §9): grouped per
+    // ticket so one conversation is answered in order, deduplicated by the message. An outside
+    // service's failure holds only its ticket's group (retried later, then the ticket falls back to
+    // an agent); visibility covers the slowest call (Typebot replies paced by their delay).
+    name: 'automation',
+    envVar: 'AUTOMATION_QUEUE_URL',
+    fifo: true,
+    worker: 'automation',
+    batchSize: 10,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 8,
+  },
   ...Array.from({ length: SHARDS }, (_, shard): QueueDef => ({
     // Commands for the session host that owns the shard, grouped per connection. Short visibility,
     // renewed while a command is handled: a dead host's commands come back within seconds.

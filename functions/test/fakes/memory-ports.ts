@@ -1,6 +1,7 @@
 import type { OutboundCommand, RealtimeMessage } from '@balcao/shared';
 import { withPorts, type Ports } from '../../src/core/ports.js';
 import { MemoryTable } from './memory-table.js';
+import { localSecretBox } from '../../src/core/secrets.js';
 
 /**
  * Every port of the domain in memory (core/ports.ts): the table, what was published, the commands
@@ -11,7 +12,7 @@ export class MemoryPorts implements Ports {
   readonly table = new MemoryTable();
   readonly published: RealtimeMessage[] = [];
   readonly sentCommands: OutboundCommand[] = [];
-  readonly enqueued: { queue: string; body: object; delaySeconds?: number }[] = [];
+  readonly enqueued: { queue: string; body: object; delaySeconds?: number; group?: string; dedupId?: string }[] = [];
   readonly objects = new Map<string, { data: Uint8Array; contentType: string }>();
   time = Date.parse('2026-03-02T12:00:00.000Z');
   private nextId = 0;
@@ -30,7 +31,14 @@ export class MemoryPorts implements Ports {
       this.enqueued.push(...bodies.map((body) => ({ queue, body, delaySeconds })));
       return 0;
     },
+    enqueueOrdered: async (queue: string, body: object, group: string, dedupId: string) => {
+      if (this.enqueued.some((e) => e.queue === queue && e.dedupId === dedupId)) return;
+      this.enqueued.push({ queue, body, group, dedupId });
+    },
+    retryLater: async (queue: string, receiptHandle: string, seconds: number) => void this.retries.push({ queue, receiptHandle, seconds }),
   };
+  readonly retries: { queue: string; receiptHandle: string; seconds: number }[] = [];
+  readonly secrets = localSecretBox(new Uint8Array(32).fill(7));
   readonly media = {
     put: async (key: string, data: Uint8Array, contentType: string) => void this.objects.set(key, { data: new Uint8Array(data), contentType }),
     remove: async (key: string) => void this.objects.delete(key),

@@ -141,7 +141,8 @@ describe('queue fields and schedules (issue 18 §1)', () => {
       'sunday 00:00-00:00',
     ]);
     expect(await refusal(run(w, () => updateQueue(w.companyId, q.id, { type: 'FORM', nextQueueId: 999_999 })))).toMatchObject({ status: 400, fields: [{ field: 'nextQueueId' }] });
-    expect(await refusal(run(w, () => updateQueue(w.companyId, q.id, { type: 'INTEGRATION' })))).toMatchObject({ status: 400, fields: [{ field: 'type', message: MSG.integrationsUnavailable }] });
+    expect(await refusal(run(w, () => updateQueue(w.companyId, q.id, { type: 'INTEGRATION' })))).toMatchObject({ status: 400, fields: [{ field: 'integrationId', message: MSG.integrationRequired }] });
+    expect(await refusal(run(w, () => updateQueue(w.companyId, q.id, { type: 'INTEGRATION', integrationId: 999_999 })))).toMatchObject({ status: 400, fields: [{ field: 'integrationId', message: 'ERR_NOT_FOUND' }] });
     const form = await queue(w, 'Cadastro', { type: 'FORM', nextQueueId: q.id });
     expect(form).toMatchObject({ type: 'FORM', nextQueueId: q.id });
     // A queue stored before issue 18 answers the defaults.
