@@ -296,6 +296,7 @@ async function child() {
     sendMessage = async () => undefined;
     readMessages = async () => {};
     rejectCall = async () => {};
+    sendPresenceUpdate = async () => {};
     onWhatsApp = async () => [];
     groupMetadata = async (jid: string) => ({ id: jid, subject: 'Grupo', participants: [] }) as unknown as GroupMetadata;
     requestPairingCode = async () => 'ABCD1234';

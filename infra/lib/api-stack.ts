@@ -33,7 +33,7 @@ const OUTBOUND_QUEUES = queueDefs.filter((q) => q.worker === null).map((q) => q.
 /** A message sent to WhatsApp leaves its delayed timeout check on the ticket-timers queue (services/outbound.ts). */
 const SENDS_MESSAGES = ['realtime', ...OUTBOUND_QUEUES, 'ticket-timers'];
 
-export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[] }> = {
+export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[]; secrets?: 'seal' }> = {
   // Sign-in goes through InitiateAuth/ForgotPassword (public client calls); /auth/me returns the user
   // with a presigned photo URL, which only works if the signer may read the object.
   auth: { cognitoAdmin: true, media: 'read' },
@@ -54,6 +54,8 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   quickMessages: { media: 'readwrite' },
   // Scheduled messages keep their image attachments in the media bucket.
   schedules: { media: 'readwrite' },
+  // Integrations and prompts seal their secrets (KMS data keys) and open them for the Test button.
+  integrations: { secrets: 'seal' },
 };
 
 const DEFAULT_SEND = ['realtime'];
@@ -148,6 +150,7 @@ export class ApiStack extends Stack {
       WS_CALLBACK_URL: realtime.stage.callbackUrl,
       WEB_ORIGIN: props.webOrigin,
       LOG_LEVEL: config.logLevel,
+      SECRETS_KMS_KEY_ID: data.secretsKey.keyArn,
       queueUrls: data.queueUrls(),
     };
 
@@ -165,6 +168,7 @@ export class ApiStack extends Stack {
       allowSend(fn, (access.sendTo ?? DEFAULT_SEND).map((q) => data.queue(q).queue));
       if (access.cognitoAdmin) fn.allow(COGNITO_ADMIN_ACTIONS, [auth.userPool.userPoolArn]);
       if (access.media) allowMedia(fn, config.prefix, access.media);
+      if (access.secrets) fn.allow(['kms:GenerateDataKey', 'kms:Decrypt'], [data.secretsKey.keyArn]);
       this.routers.set(handler, fn);
       integrations.set(handler, new HttpLambdaIntegration(`Integration-${handler}`, fn.fn));
     }

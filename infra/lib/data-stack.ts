@@ -9,6 +9,7 @@ import {
   StorageClass,
 } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '@balcao/functions/manifest';
 import { queues as QUEUE_DEFS, type QueueDef } from '@balcao/functions/manifest';
@@ -38,11 +39,19 @@ export class DataStack extends Stack {
   readonly table: Table;
   readonly mediaBucket: Bucket;
   readonly queues: QueuePair[];
+  /** Seals the companies' outside-service secrets (functions/src/core/secrets.ts: envelope encryption). */
+  readonly secretsKey: Key;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
     const { config } = props;
     const keep = config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    this.secretsKey = new Key(this, 'SecretsKey', {
+      description: 'Balcão: data keys for the companies\' integration and AI secrets',
+      enableKeyRotation: true,
+      removalPolicy: keep,
+    });
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: TABLE_DEFINITION.partitionKey, type: AttributeType.STRING },

@@ -21,6 +21,8 @@ export interface RuntimeContract {
   WS_CALLBACK_URL: string;
   WEB_ORIGIN: string;
   LOG_LEVEL: string;
+  /** The KMS key that seals outside-service secrets (core/secrets.ts). */
+  SECRETS_KMS_KEY_ID: string;
   /** One entry per queue of the workers manifest: `REALTIME_QUEUE_URL` → URL, … */
   queueUrls: Record<string, string>;
 }

@@ -78,6 +78,7 @@ export class RealtimeStack extends Stack {
       WS_CALLBACK_URL: this.stage.callbackUrl,
       WEB_ORIGIN: props.webOrigin,
       LOG_LEVEL: config.logLevel,
+      SECRETS_KMS_KEY_ID: data.secretsKey.keyArn,
       queueUrls: data.queueUrls(),
     };
     const realtimeQueue = data.queue(REALTIME_QUEUE).queue;

@@ -47,6 +47,7 @@ export class WorkersStack extends Stack {
       WS_CALLBACK_URL: realtime.stage.callbackUrl,
       WEB_ORIGIN: props.webOrigin,
       LOG_LEVEL: config.logLevel,
+      SECRETS_KMS_KEY_ID: data.secretsKey.keyArn,
       queueUrls: data.queueUrls(),
     };
     const allQueues = data.queues.map((q) => q.queue);
@@ -60,6 +61,8 @@ export class WorkersStack extends Stack {
       allowTable(worker.fn, data.table, 'readwrite');
       allowMedia(worker.fn, config.prefix, 'readwrite');
       allowSend(worker.fn, allQueues);
+      // The automation worker opens integration and AI secrets to call their services.
+      if (pair.def.name === 'automation') worker.fn.allow(['kms:Decrypt'], [data.secretsKey.keyArn]);
       this.workers.set(pair.def.name, worker);
     }
 

@@ -103,6 +103,8 @@ export interface ProviderSession {
   delete(to: Peer, waMessageId: string): Promise<void>;
   react(to: Peer, waMessageId: string, emoji: string): Promise<void>;
   rejectCall(callId: string, from: Peer): Promise<void>;
+  /** Shows "typing…" (or recording) in the customer's chat until the next message or `paused`. */
+  presence(to: Peer, state: 'composing' | 'recording' | 'paused'): Promise<void>;
   checkNumber(number: string): Promise<{ exists: boolean; number?: string; lid?: string }>;
   addressBook(): Promise<{ number: string; name: string }[]>;
   /** Whether the session can send right now. */

@@ -45,6 +45,7 @@ export class FakeSocket implements BaileysSocket {
   }));
   readMessages = vi.fn(async (_keys: WAMessageKey[]) => {});
   rejectCall = vi.fn(async (_id: string, _from: string) => {});
+  sendPresenceUpdate = vi.fn(async (_type: string, _jid?: string) => {});
   onWhatsApp = vi.fn(async (n: string) => (n === '5511955554444' ? [{ jid: `${n}@s.whatsapp.net`, exists: true }] : []));
   groupMetadata = vi.fn(async (jid: string) => ({ id: jid, subject: 'Equipe Vendas', participants: [] }) as unknown as GroupMetadata);
   requestPairingCode = vi.fn(async (_n: string) => 'ABCD1234');

@@ -114,6 +114,9 @@ describe('baileys provider: commands', () => {
       [CUSTOMER, { delete: { remoteJid: CUSTOMER, id: '3EB0MINE', fromMe: true } }],
       [CUSTOMER, { react: { text: '❤️', key: { remoteJid: CUSTOMER, id: 'IN1', fromMe: false } } }],
     ]);
+    // "typing…" before an automated answer (issue 19): Baileys' own presence update to the chat's jid.
+    await t.session.presence(to, 'composing');
+    expect(t.last().sendPresenceUpdate).toHaveBeenCalledWith('composing', CUSTOMER);
   });
 
   it('checkNumber: exists with number and LID; unknown numbers do not exist', async () => {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { shardOf, type InboundEvent } from '@balcao/shared';
+import { shardOf, type InboundEvent, type Peer } from '@balcao/shared';
 import type { AuthStore, Logger, Provider, ProviderSession, SendCommand, SessionContext } from '../src/provider.js';
 import type { ConnectionRecord, HostBackend, Lease, LeaseStore, ReceivedCommand, RpcOutcome } from '../src/host/backend.js';
 
@@ -292,6 +292,9 @@ export class TestSession implements ProviderSession {
   }
   async rejectCall(callId: string) {
     this.calls.push(`rejectCall:${callId}`);
+  }
+  async presence(to: Peer, state: string) {
+    this.calls.push(`presence:${to.number ?? to.lid ?? to.groupId}:${state}`);
   }
   async checkNumber(number: string) {
     this.calls.push(`checkNumber:${number}`);

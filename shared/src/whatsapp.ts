@@ -164,6 +164,8 @@ export const outboundCommandSchema = z.discriminatedUnion('type', [
   z.object({ v: z.literal(1), type: z.literal('delete'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), to: peerSchema, waMessageId: z.string() }),
   z.object({ v: z.literal(1), type: z.literal('react'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), to: peerSchema, waMessageId: z.string(), emoji: z.string() }),
   z.object({ v: z.literal(1), type: z.literal('rejectCall'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), callId: z.string(), from: peerSchema }),
+  /** "typing…" (or recording) shown to the customer before an automated answer (server-behaviour §9). */
+  z.object({ v: z.literal(1), type: z.literal('presence'), commandId: z.string(), companyId: z.number().int(), connectionId: z.number().int(), to: peerSchema, state: z.enum(['composing', 'recording', 'paused']) }),
   /**
    * A question the API needs answered synchronously (is this number on WhatsApp? the phone's
    * address book): the session host writes the answer to the table item `RPC#<rpcId>`.

@@ -335,7 +335,7 @@ export async function checkAutomationReferences(companyId: number, data: { integ
   for (const field of ['integrationId', 'promptId'] as const) {
     const id = data[field];
     if (!id) continue;
-    const { plan } = await loadCompanyAndPlan(companyId);
+    const { plan } = await loadCompanyAndPlan(companyId, true);
     if (!plan?.[planFlagOf[field]]) throw fail(field, 'ERR_PLAN_FEATURE_DISABLED');
     const exists = field === 'integrationId' ? await getItem(integrationKey(companyId, id)) : await getItem(promptKey(companyId, id));
     if (!exists) throw fail(field, 'ERR_NOT_FOUND');

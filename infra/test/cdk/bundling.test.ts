@@ -23,6 +23,7 @@ it('bundles a function as minified ESM with the createRequire banner and a sourc
       MEDIA_BUCKET: 'b',
       USER_POOL_ID: 'p',
       USER_POOL_CLIENT_ID: 'c',
+      SECRETS_KMS_KEY_ID: 'k',
       WS_CALLBACK_URL: 'https://example.invalid/live',
       WEB_ORIGIN: 'https://example.invalid',
       LOG_LEVEL: 'info',

@@ -375,6 +375,7 @@ export class ShardRunner {
           else if (cmd.type === 'delete') await session.delete(cmd.to, cmd.waMessageId);
           else if (cmd.type === 'react') await session.react(cmd.to, cmd.waMessageId, cmd.emoji);
           else if (cmd.type === 'rejectCall') await session.rejectCall(cmd.callId, cmd.from);
+          else if (cmd.type === 'presence') await session.presence(cmd.to, cmd.state);
         } catch (err) {
           log.warn({ err: errorText(err) }, 'command failed on WhatsApp');
         }

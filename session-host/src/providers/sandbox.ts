@@ -176,6 +176,10 @@ export class SandboxSession implements ProviderSession {
     await this.request({ op: 'react', peer: this.numberOf(to), id: waMessageId, emoji });
   }
 
+  async presence(to: Peer, state: 'composing' | 'recording' | 'paused') {
+    await this.request({ op: 'presence', peer: this.numberOf(to), state });
+  }
+
   async rejectCall(callId: string, from: Peer) {
     await this.request({ op: 'rejectCall', callId, from: this.numberOf(from) });
   }

@@ -339,6 +339,11 @@ export class DeviceLinks {
         this.store.save();
         return null;
       }
+      case 'presence': {
+        const chat = a.chats[checkNumber(req.peer, 'peer')];
+        if (chat) chat.presence = { state: req.state === 'recording' ? 'recording' : req.state === 'paused' ? 'paused' : 'composing', at: Date.now() };
+        return null;
+      }
       case 'rejectCall': {
         const call = a.calls.find((c) => c.id === req.callId);
         if (!call) throw new SandboxError(404, `no call ${req.callId}`);

@@ -78,6 +78,7 @@ export function mountSandboxNetwork(router: SandboxRouter, network: SandboxNetwo
   on('POST', '/connections/{id}/messages', async (req) => network.customerMessage(idOf(req), await jsonBody(req)));
   on('POST', '/connections/{id}/phone-messages', async (req) => network.phoneMessage(idOf(req), await jsonBody(req)));
   on('GET', '/connections/{id}/messages', (req) => network.conversation(idOf(req), req.url.searchParams.get('peer') ?? undefined));
+  on('GET', '/connections/{id}/presence', (req) => network.presence(idOf(req), req.url.searchParams.get('peer') ?? undefined));
   on('GET', '/connections/{id}/chats', (req) => network.chats(idOf(req)));
   on('GET', '/connections/{id}/calls', (req) => network.calls(idOf(req)));
   on('POST', '/connections/{id}/receipts', async (req) => network.receipts(idOf(req), await jsonBody(req)));

@@ -195,6 +195,18 @@ export class SandboxNetwork {
     }));
   }
 
+  /**
+   * What the connection shows in a chat now: "typing…" lasts until its next message or 25 s (as
+   * WhatsApp's clients let it fade).
+   */
+  presence(id: number, peerRaw: unknown) {
+    const chat = this.store.findAccount(id)?.chats[checkNumber(peerRaw, 'peer')];
+    const p = chat?.presence;
+    const last = chat?.messages.filter((m) => m.fromMe).at(-1);
+    const live = !!p && p.state !== 'paused' && Date.now() - p.at < 25_000 && !(last && last.timestamp >= p.at);
+    return { state: live ? p!.state : 'paused', at: p?.at ?? null };
+  }
+
   /** The customers' conversations of a connection, most recent first (for the page). */
   chats(id: number) {
     const a = this.store.findAccount(id);

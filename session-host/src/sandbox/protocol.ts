@@ -76,6 +76,7 @@ export type DeviceRequest =
   | { op: 'delete'; peer: string; id: string }
   | { op: 'react'; peer: string; id: string; emoji: string }
   | { op: 'rejectCall'; callId: string; from: string }
+  | { op: 'presence'; peer: string; state: 'composing' | 'recording' | 'paused' }
   | { op: 'checkNumber'; number: string }
   | { op: 'addressBook' }
   | { op: 'logout' };

@@ -36,6 +36,8 @@ export interface Chat {
   /** The customer's push name, as last sent. */
   name?: string;
   messages: ChatMessage[];
+  /** What the connection last showed in this chat ("typing…"), and when (ms). */
+  presence?: { state: 'composing' | 'recording' | 'paused'; at: number };
 }
 
 export interface CallRecord {

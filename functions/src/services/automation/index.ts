@@ -9,7 +9,8 @@ import { contactKey, currentMarker, keys, messageSk, ticketKey } from '../../tab
 import type { AutomationReply, AutomationState, ContactItem, CurrentTicketMarker, MessageItem, QueueItem, TicketItem, UserItem } from '../../table/items.js';
 import { openIntegration, openPrompt } from '../integrations.js';
 import { findMessage } from '../message-lookup.js';
-import { sendInTicketWithTicket } from '../outbound.js';
+import { peerOf, sendInTicketWithTicket } from '../outbound.js';
+import { sendCommand } from '../../core/commands.js';
 import { Raced, commit, laterThan, publishTicketChange } from '../ticket-lifecycle.js';
 import { complete, synthesize, transcribe, type ChatTurn } from './ai.js';
 import { detectIntent } from './dialogflow.js';
@@ -151,8 +152,16 @@ async function deliver(ticket: TicketItem): Promise<void> {
   const outbox = st.outbox ?? [];
   const inboundId = st.handled!;
   let t = ticket;
+  const contact = outbox.length && st.pace ? await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)) : undefined;
   for (const [i, reply] of outbox.entries()) {
-    if (i > 0 && st.pace) await new Promise((r) => setTimeout(r, st.pace));
+    if (contact && st.pace) {
+      // "typing…" (or recording) for the pause before each part, as a person would (§9).
+      const state = reply.kind === 'voice' ? 'recording' : 'composing';
+      await sendCommand({ type: 'presence', companyId: ticket.companyId, connectionId: ticket.whatsappId, to: peerOf(contact), state, commandId: `presence-${automationMessageId(inboundId, i)}` }).catch(
+        (err) => log.warn('presence not sent', { err, ticketId: ticket.id }),
+      );
+      await new Promise((r) => setTimeout(r, st.pace));
+    }
     const out =
       reply.kind === 'text'
         ? { body: reply.body, id: automationMessageId(inboundId, i), isBot: true }

@@ -115,6 +115,10 @@ export class OutboundCommands {
     await sock.sendMessage(key.remoteJid!, { react: { text: emoji, key } });
   }
 
+  async presence(sock: BaileysSocket, to: Peer, state: 'composing' | 'recording' | 'paused'): Promise<void> {
+    await sock.sendPresenceUpdate(state, jidOfPeer(to));
+  }
+
   async rejectCall(sock: BaileysSocket, callId: string, from: Peer): Promise<void> {
     // The jid the offer came from (possibly a LID) is the one WhatsApp expects back.
     await sock.rejectCall(callId, this.peers.callerOf(callId) ?? jidOfPeer(from));

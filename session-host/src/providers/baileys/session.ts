@@ -554,6 +554,10 @@ export class BaileysSession implements ProviderSession {
     return this.commands.react(this.socket(), to, waMessageId, emoji);
   }
 
+  async presence(to: Peer, state: 'composing' | 'recording' | 'paused'): Promise<void> {
+    return this.commands.presence(this.socket(), to, state);
+  }
+
   async rejectCall(callId: string, from: Peer): Promise<void> {
     return this.commands.rejectCall(this.socket(), callId, from);
   }

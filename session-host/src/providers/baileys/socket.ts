@@ -6,6 +6,7 @@ import type {
   MiscMessageGenerationOptions,
   UserFacingSocketConfig,
   WAMessage,
+  WAPresence,
   WAMessageKey,
 } from '@whiskeysockets/baileys';
 import type { Readable } from 'node:stream';
@@ -25,6 +26,7 @@ export interface BaileysSocket {
   sendMessage(jid: string, content: AnyMessageContent, options?: MiscMessageGenerationOptions): Promise<WAMessage | undefined>;
   readMessages(keys: WAMessageKey[]): Promise<void>;
   rejectCall(callId: string, callFrom: string): Promise<void>;
+  sendPresenceUpdate(type: WAPresence, toJid?: string): Promise<void>;
   onWhatsApp(...phoneNumber: string[]): Promise<{ jid: string; exists: boolean }[] | undefined>;
   groupMetadata(jid: string): Promise<GroupMetadata>;
   requestPairingCode(phoneNumber: string): Promise<string>;
