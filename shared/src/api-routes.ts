@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiContact, ApiContactFull, ApiMessage, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
+import type { ApiContact, ApiContactFull, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
 import type { Company, Connection, Plan, Queue, QueueOption, SettingItem, TicketStatus, User } from './entities.js';
 import { companySchedulesSchema, type ScheduleEntry } from './business-hours.js';
 import { connectionSchema, connectionUpdateSchema } from './schemas/connections.js';
@@ -23,6 +23,7 @@ import {
 } from './schemas/platform.js';
 import { quickMessageListQuerySchema, quickMessageSchema, quickMessageUpdateSchema } from './schemas/quick-messages.js';
 import { scheduleListQuerySchema, scheduleSchema, scheduleUpdateSchema, type Schedule } from './schemas/schedules.js';
+import { integrationListQuerySchema, integrationTestSchema, promptSchema, promptUpdateSchema, queueIntegrationSchema, queueIntegrationUpdateSchema } from './schemas/integrations.js';
 import { tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema } from './schemas/tags.js';
 import { createTicketSchema, ticketCountsQuerySchema, ticketListQuerySchema, ticketNoteListSchema, ticketNoteSchema, updateTicketSchema } from './schemas/tickets.js';
 
@@ -148,6 +149,18 @@ export const apiRoutes = {
   'DELETE /schedules/{id}': {},
   'POST /schedules/{id}/media-upload': {},
   'DELETE /schedules/{id}/media-upload': {},
+  // queue integrations and AI prompts (issue 19)
+  'GET /queueIntegration': { query: integrationListQuerySchema },
+  'GET /queueIntegration/{id}': {},
+  'POST /queueIntegration': { body: queueIntegrationSchema },
+  'PUT /queueIntegration/{id}': { body: queueIntegrationUpdateSchema },
+  'DELETE /queueIntegration/{id}': {},
+  'POST /queueIntegration/testSession': { body: integrationTestSchema },
+  'GET /prompt': {},
+  'GET /prompt/{id}': {},
+  'POST /prompt': { body: promptSchema },
+  'PUT /prompt/{id}': { body: promptUpdateSchema },
+  'DELETE /prompt/{id}': {},
   // the external API (a connection's token)
   'POST /api/messages/send': {},
   // settings
@@ -308,6 +321,17 @@ export interface ApiAnswers {
   'DELETE /schedules/{id}': void;
   'POST /schedules/{id}/media-upload': Schedule;
   'DELETE /schedules/{id}/media-upload': Schedule;
+  'GET /queueIntegration': ListPage<'queueIntegrations', ApiQueueIntegration>;
+  'GET /queueIntegration/{id}': ApiQueueIntegration;
+  'POST /queueIntegration': ApiQueueIntegration;
+  'PUT /queueIntegration/{id}': ApiQueueIntegration;
+  'DELETE /queueIntegration/{id}': void;
+  'POST /queueIntegration/testSession': { ok: true; intent: string | null; reply: string };
+  'GET /prompt': ListPage<'prompts', ApiPrompt>;
+  'GET /prompt/{id}': ApiPrompt;
+  'POST /prompt': ApiPrompt;
+  'PUT /prompt/{id}': ApiPrompt;
+  'DELETE /prompt/{id}': { message: string };
   'POST /api/messages/send': { mensagem: string };
   'GET /settings': SettingItem[];
   'GET /settings/{key}': SettingItem;

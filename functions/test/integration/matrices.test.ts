@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { apiRoutes, type ApiRoute } from '@balcao/shared';
+import { PLAN_FLAGS, apiRoutes, type ApiRoute } from '@balcao/shared';
 import type { z } from 'zod';
 import { routes, routeKey, type RouteDef } from '../../src/routes.js';
-import { as, call, login, member, PASSWORD, superUserToken } from './client.js';
+import { as, call, login, member, PASSWORD, superUserToken, tenant } from './client.js';
 import { connected, sandbox, ticketOf } from './pipeline-helpers.js';
 
 /**
@@ -37,7 +37,9 @@ async function victimWorld() {
   await t.admin.put(`/contacts/${contactId}`, { name: `${mark} Cliente`, number });
   const note = await t.admin.post('/ticket-notes', { note: `${mark} nota`, ticketId: ticket.id, contactId });
   const schedule = await t.admin.post('/schedules', { body: `${mark} agendada`, contactId, sendAt: new Date(Date.now() + 86_400_000).toISOString() });
-  for (const r of [queue, option, tag, quick, note, schedule]) expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+  const integration = await t.admin.post('/queueIntegration', { type: 'webhook', name: `${mark} Fluxo`, urlN8N: 'https://n8n.example.com/webhook/vitima' });
+  const prompt = await t.admin.post('/prompt', { name: `${mark} IA`, prompt: `${mark} prompt`, queueId: queue.body.id, apiKey: 'sk-vitima-000000000000' });
+  for (const r of [queue, option, tag, quick, note, schedule, integration, prompt]) expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
   t.ws.close();
   const ids: Record<string, string | number> = {
     id: 0,
@@ -47,6 +49,7 @@ async function victimWorld() {
     uuid: full.uuid,
     key: 'userRating',
     optionId: option.body.id,
+    promptId: prompt.body.id,
   };
   // `{id}` means the resource of the route's own handler.
   const idOf: Record<string, number> = {
@@ -60,6 +63,8 @@ async function victimWorld() {
     quickMessages: quick.body.id,
     schedules: schedule.body.id,
     companies: t.companyId,
+    // `/queueIntegration/{id}`; `/prompt/{id}` (same handler) takes `promptId` below.
+    integrations: integration.body.id,
   };
   /** What the victim's admin sees of its own data, to compare before and after. */
   const snapshot = async () => {
@@ -74,6 +79,8 @@ async function victimWorld() {
       `/tags/${tag.body.id}`,
       `/quick-messages/${quick.body.id}`,
       `/schedules/${schedule.body.id}`,
+      `/queueIntegration/${integration.body.id}`,
+      `/prompt/${prompt.body.id}`,
       `/messages/${ticket.id}`,
       `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contactId}`,
       '/settings',
@@ -111,7 +118,10 @@ describe('the tenancy matrix over the route table', () => {
       const params = paramsOf(route.path);
       if (params.includes('key')) continue; // settings are addressed by key inside one's own company
       // Queue options share the queues' handler: `{id}` there is the victim's option.
-      const values = { ...victim.ids, id: route.path.startsWith('/queue-options') ? victim.ids.optionId! : (victim.idOf[route.handler] ?? 0) };
+      const values = {
+        ...victim.ids,
+        id: route.path.startsWith('/queue-options') ? victim.ids.optionId! : route.path.startsWith('/prompt') ? victim.ids.promptId! : (victim.idOf[route.handler] ?? 0),
+      };
       const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : { name: 'Invasor', body: 'Invasor', note: 'Invasor', emoji: '👍' };
       const res = await send(route, fill(route.path, values), body);
       byId++;
@@ -211,5 +221,23 @@ describe('the auth matrix over the route table', () => {
     expect(tried).toBeGreaterThan(85);
     // The newest session still works: the matrix refused the others, not the user.
     expect((await as(second.token).get('/auth/me')).status).toBe(200);
+  });
+});
+
+describe('the plan-flag matrix over the route table', () => {
+  it('every route behind a plan flag answers 403 to an admin whose plan lacks it, and changes nothing', { timeout: 120_000 }, async () => {
+    const t = await tenant(Object.fromEntries(PLAN_FLAGS.map((f) => [f, false])));
+    const failures: string[] = [];
+    const values = { id: 1, ticketId: 1, tagId: 1, messageId: 'X', uuid: '00000000-0000-4000-8000-000000000000', key: 'userRating' };
+    const flagged = routes.filter((r) => r.planFlag);
+    for (const route of flagged) {
+      const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : { name: 'Sem plano', type: 'webhook', urlN8N: 'https://example.com/h', prompt: 'x', apiKey: 'sk-x', queueId: 1 };
+      const res = await call(route.method, fill(route.path, values), { token: t.adminToken, body });
+      if (res.status !== 403 || res.body?.error !== 'ERR_PLAN_FEATURE_DISABLED') failures.push(`${routeKey(route)} → ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+    }
+    expect(failures).toEqual([]);
+    // The flags of issue 19 are among them.
+    expect(flagged.filter((r) => r.planFlag === 'useIntegrations').length).toBeGreaterThanOrEqual(6);
+    expect(flagged.filter((r) => r.planFlag === 'useOpenAi').length).toBeGreaterThanOrEqual(5);
   });
 });

@@ -234,6 +234,20 @@ describe('api stack', () => {
       expect(doc, handler).toContain('sqs:SendMessage');
       expect(doc, handler).not.toContain('dynamodb:Scan');
       expect(doc, handler).not.toContain('execute-api:ManageConnections');
+      // Only the integrations router seals and opens outside-service secrets (decision 51).
+      expect(doc.includes('kms:GenerateDataKey'), handler).toBe(handler === 'integrations');
+      expect(doc.includes('kms:Decrypt'), handler).toBe(handler === 'integrations');
+    }
+  });
+
+  it('keeps the secrets key rotated, and lets only the automation worker of the workers open secrets', () => {
+    s.templates.data.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+    const policies = Object.values(resources(s.templates.workers, 'AWS::IAM::Policy'));
+    for (const [name, worker] of s.stacks.workers.workers) {
+      const roleId = logicalId(worker.fn.role);
+      const doc = JSON.stringify(policies.filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId)).map((p) => p.Properties.PolicyDocument));
+      expect(doc.includes('kms:Decrypt'), name).toBe(name === 'automation');
+      expect(doc, name).not.toContain('kms:GenerateDataKey');
     }
   });
 });

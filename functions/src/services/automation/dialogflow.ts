@@ -107,7 +107,7 @@ export async function testDialogflowSession(identity: Identity, body: unknown) {
   }
   try {
     const turn = await detectIntent({ jsonContent, projectName: data.projectName, language: data.language, sessionId: `test-${identity.companyId}-${identity.userId}`, text: 'Olá', timeoutMs: 10_000 });
-    return { ok: true, intent: turn.intent, reply: turn.replies.join('\n') };
+    return { ok: true as const, intent: turn.intent, reply: turn.replies.join('\n') };
   } catch (err) {
     throw new AppError(400, 'ERR_INTEGRATION_TEST_FAILED', { message: testFailure(err) });
   }
