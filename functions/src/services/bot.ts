@@ -477,7 +477,8 @@ export async function stopBot(ticket: TicketItem): Promise<void> {
     const current = attempt === 0 ? ticket : await getItem<TicketItem>(ticketKey(ticket.companyId, ticket.id), true);
     if (!current || current.userId || current.bot?.stopped) return;
     try {
-      await commit(current, { ...current, chatbot: false, bot: { ...current.bot, stage: 'done', stopped: true } });
+      // A running integration or prompt stops too (the ticket shows it no more).
+      await commit(current, { ...current, chatbot: false, useIntegration: false, integrationId: null, promptId: null, bot: { ...current.bot, stage: 'done', stopped: true } });
       return;
     } catch (err) {
       if (!(err instanceof Raced)) throw err;

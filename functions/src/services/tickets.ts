@@ -92,9 +92,13 @@ export async function findOrCreateTicket(
         const guard = ticketGuard(ticket);
         // A new cycle: the bot starts over, remembering only the last message it handled (an old
         // message seen again is never answered in the new cycle).
-        const { bot: closedCycle, ...reopened } = ticket;
-        const kept = closedCycle?.handledSeq !== undefined ? { bot: { handled: closedCycle.handled, handledSeq: closedCycle.handledSeq } } : {};
-        const next: TicketItem = { ...reopened, ...kept, status: 'pending', userId: null, queueId: null, chatbot: false, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv, contactView: contactViewOf(contact) };
+        // The same for an integration or prompt: the old cycle's session and answer are forgotten.
+        const { bot: closedCycle, automation: closedAutomation, ...reopened } = ticket;
+        const kept = {
+          ...(closedCycle?.handledSeq !== undefined ? { bot: { handled: closedCycle.handled, handledSeq: closedCycle.handledSeq } } : {}),
+          ...(closedAutomation?.handledSeq !== undefined ? { automation: { handled: closedAutomation.handled, handledSeq: closedAutomation.handledSeq } } : {}),
+        };
+        const next: TicketItem = { ...reopened, ...kept, status: 'pending', userId: null, queueId: null, chatbot: false, useIntegration: false, integrationId: null, promptId: null, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv, contactView: contactViewOf(contact) };
         Object.assign(next, ticketIndexKeys(next));
         try {
           await transact(
