@@ -476,6 +476,8 @@ export interface AutomationState {
   sessionId?: string | null;
   lastAt?: string;
   choices?: string[] | null;
+  /** Typebot: the input block waiting for the customer (the same one again means the reply was refused). */
+  inputId?: string | null;
   /** Consecutive failed calls (the ticket falls back to an agent after the last retry). */
   failures?: number;
   outbox?: AutomationReply[];

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack, type Endpoints } from '../../local/stack.js';
+import { startOutsideServices } from './outside-services.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,11 +11,13 @@ declare module 'vitest' {
     endpoints: Endpoints;
     /** The functions' environment for this stack (apply it to call functions code directly). */
     env: Record<string, string>;
+    /** The outside-services fake (Typebot, webhooks, Google/Dialogflow, OpenAI, Azure TTS; outside-services.ts). */
+    outsideUrl: string;
   }
 }
 
 interface Shared {
-  stack: Promise<{ endpoints: Endpoints; env: Record<string, string>; teardown: () => Promise<void> }>;
+  stack: Promise<{ endpoints: Endpoints; env: Record<string, string>; outsideUrl: string; teardown: () => Promise<void> }>;
   users: number;
 }
 const KEY = Symbol.for('balcao.test.stack');
@@ -30,9 +33,10 @@ const registry = globalThis as unknown as { [KEY]?: Shared };
 export default async function setup(project: TestProject) {
   const shared = (registry[KEY] ??= { stack: startStack(), users: 0 });
   shared.users++;
-  const { endpoints, env, teardown } = await shared.stack;
+  const { endpoints, env, outsideUrl, teardown } = await shared.stack;
   project.provide('endpoints', endpoints);
   project.provide('env', env);
+  project.provide('outsideUrl', outsideUrl);
   return async () => {
     if (--shared.users > 0) return;
     delete registry[KEY];
@@ -51,18 +55,30 @@ async function startStack() {
     if (echo || line.startsWith('!!!')) process.stderr.write(`[stack] [${part}] ${line}\n`);
   };
   const started = Date.now();
-  const stack = await startLocalStack({
-    dataDir,
-    ports: 'auto',
-    buildWeb: true,
-    seed: true,
-    adminEmail: 'admin@balcao.test',
-    adminPassword: 'Balcao123',
-    log,
-  });
+  // The outside services' fakes first: the stack copies these variables into its functions' environment.
+  const outside = await startOutsideServices();
+  process.env.DIALOGFLOW_API_URL = outside.url;
+  process.env.AZURE_TTS_URL = `${outside.url}/azure/{region}`;
+  log('outside', `fake outside services at ${outside.url} (audio: ${outside.audioSource})`);
+  let stack: Awaited<ReturnType<typeof startLocalStack>>;
+  try {
+    stack = await startLocalStack({
+      dataDir,
+      ports: 'auto',
+      buildWeb: true,
+      seed: true,
+      adminEmail: 'admin@balcao.test',
+      adminPassword: 'Balcao123',
+      log,
+    });
+  } catch (err) {
+    await outside.close();
+    throw err;
+  }
   process.stderr.write(`[stack] ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${stack.endpoints.webUrl} (log ${path.join(dataDir, 'stack.log')})\n`);
   const teardown = async () => {
     await stack.stop();
+    await outside.close();
     logOpen = false;
     fs.closeSync(logFile);
     // The data directory goes away; the log of the last run stays for post-mortems.
@@ -71,5 +87,5 @@ async function startStack() {
     process.stderr.write(`[stack] stopped; log kept at ${last}\n`);
     if (!process.env.BALCAO_KEEP_STACK) fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  return { endpoints: stack.endpoints, env: stack.env, teardown };
+  return { endpoints: stack.endpoints, env: stack.env, outsideUrl: outside.url, teardown };
 }

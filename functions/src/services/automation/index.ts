@@ -242,6 +242,13 @@ async function fallBack(ticket: TicketItem, why: string, which: { kind: string; 
 
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? '';
 
+/** Transcription APIs tell the format by the file's extension: one that matches the audio's type. */
+function voiceFileName(mimetype: string): string {
+  const type = mimetype.split(';')[0]!.trim().toLowerCase();
+  const ext: Record<string, string> = { 'audio/ogg': 'ogg', 'audio/opus': 'ogg', 'audio/mpeg': 'mp3', 'audio/mp4': 'm4a', 'audio/aac': 'm4a', 'audio/webm': 'webm', 'audio/wav': 'wav', 'audio/x-wav': 'wav' };
+  return `voice.${ext[type] ?? 'ogg'}`;
+}
+
 async function integrationTurn(ticket: TicketItem, contact: ContactItem, message: MessageItem, id: number): Promise<Decided | undefined> {
   const integ = await openIntegration(ticket.companyId, id);
   if (!integ) return undefined;
@@ -289,7 +296,7 @@ async function promptTurn(ticket: TicketItem, contact: ContactItem, message: Mes
   if (message.mediaType === 'audio' && message.media) {
     // A voice note: its words are what the customer said.
     const audio = await ports().media.readStart(message.media.key, message.media.size);
-    text = await transcribe(prompt, audio, message.media.mimetype, message.media.fileName ?? 'audio.ogg');
+    text = await transcribe(prompt, audio, message.media.mimetype, voiceFileName(message.media.mimetype));
   }
   const turns: ChatTurn[] = [];
   for (const m of await history(ticket, message.seq, prompt.maxMessages)) {

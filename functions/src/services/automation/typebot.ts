@@ -12,7 +12,7 @@ export type TypebotCommand = { queueId: number; userId?: number } | { stopBot: t
 
 export interface TypebotTurn {
   replies: string[];
-  state: Pick<AutomationState, 'sessionId' | 'lastAt' | 'choices'>;
+  state: Pick<AutomationState, 'sessionId' | 'lastAt' | 'choices' | 'inputId'>;
   command?: TypebotCommand;
   /** The customer typed the finish keyword: the ticket closes. */
   finish?: boolean;
@@ -34,7 +34,7 @@ interface TypebotMessage {
 interface TypebotAnswer {
   sessionId?: string;
   messages?: TypebotMessage[];
-  input?: { type: string; items?: { id?: string; content?: string }[] };
+  input?: { id?: string; type: string; items?: { id?: string; content?: string }[] };
 }
 
 /** Slate rich text (Typebot's default bubble format) to WhatsApp's marks, one paragraph per line. */
@@ -98,8 +98,11 @@ export async function typebotTurn(
     if (lead?.trim()) turn.replies.unshift(lead);
     return turn;
   };
-  const turnOf = (answer: TypebotAnswer, sessionId: string): TypebotTurn => {
+  const turnOf = (answer: TypebotAnswer, sessionId: string, unknown?: boolean): TypebotTurn => {
     const replies: string[] = [];
+    // Typebot refused the reply (it asks the same input again after its retry bubble): the
+    // integration's own unknown-input message instead of Typebot's (English by default) retry text.
+    if (unknown && integ.typebotUnknownMessage?.trim()) answer = { ...answer, messages: [{ type: 'text', content: { markdown: integ.typebotUnknownMessage } }] };
     let command: TypebotCommand | undefined;
     for (const m of answer.messages ?? []) {
       const t = bubbleText(m);
@@ -115,7 +118,7 @@ export async function typebotTurn(
       if (replies.length) replies[replies.length - 1] = `${replies[replies.length - 1]}\n\n${lines}`;
       else replies.push(lines);
     }
-    return { replies, command, state: { sessionId, choices, lastAt: new Date(input.now).toISOString() } };
+    return { replies, command, state: { sessionId, choices, inputId: answer.input?.id ?? null, lastAt: new Date(input.now).toISOString() } };
   };
 
   const st = input.state;
@@ -141,7 +144,8 @@ export async function typebotTurn(
     if (err instanceof OutsideError && err.reason === 'status' && (err.status === 404 || err.status === 400)) return start();
     throw err;
   }
-  const turn = turnOf(answer, st.sessionId);
+  const repeated = !!answer.input?.id && answer.input.id === st.inputId && (answer.messages?.length ?? 0) <= 1;
+  const turn = turnOf(answer, st.sessionId, repeated);
   if (!turn.replies.length && !turn.command) {
     // Nothing to say to what the customer wrote: the integration's unknown-input message.
     if (integ.typebotUnknownMessage?.trim()) turn.replies.push(integ.typebotUnknownMessage);
