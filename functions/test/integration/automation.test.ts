@@ -144,7 +144,7 @@ describe('integrations through the sandbox', () => {
     await revokeServiceAccount(other.client_email);
     const refused = await t.admin.post('/queueIntegration/testSession', { projectName: project, jsonContent: JSON.stringify(other), language: 'pt-BR' });
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: 'ERR_INTEGRATION_TEST_FAILED' });
+    expect(refused.body).toMatchObject({ error: 'ERR_INTEGRATION_TEST_FAILED', reason: 'credentials' });
     expect(refused.body.message).toMatch(/credenciais foram recusadas/);
   });
 

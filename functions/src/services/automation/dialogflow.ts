@@ -88,14 +88,15 @@ export async function detectIntent(input: { jsonContent: string; projectName?: s
   return { replies, intent: r.intent?.displayName ?? null, end: !!(r.intent?.endInteraction || r.diagnosticInfo?.end_conversation) };
 }
 
-/** Why a test failed, in words an admin can act on. */
-function testFailure(err: unknown): string {
-  if (!(err instanceof OutsideError)) return 'Falha inesperada ao testar a sessão';
-  if (err.reason === 'timeout') return 'O Dialogflow não respondeu a tempo';
-  if (err.service === 'google') return `As credenciais foram recusadas pelo Google (${err.message.replace(/^google: /, '').slice(0, 200)})`;
-  if (err.status === 401 || err.status === 403) return 'A conta de serviço não tem acesso a este projeto do Dialogflow';
-  if (err.status === 404) return 'Projeto ou agente do Dialogflow não encontrado';
-  return `O Dialogflow recusou o teste (${err.message.replace(/^dialogflow: /, '').slice(0, 200)})`;
+/** Why a test failed, in words an admin can act on (`reason` lets the console say it in the user's language). */
+export type TestFailure = 'timeout' | 'credentials' | 'access' | 'notFound' | 'refused' | 'unexpected';
+function testFailure(err: unknown): { reason: TestFailure; message: string } {
+  if (!(err instanceof OutsideError)) return { reason: 'unexpected', message: 'Falha inesperada ao testar a sessão' };
+  if (err.reason === 'timeout') return { reason: 'timeout', message: 'O Dialogflow não respondeu a tempo' };
+  if (err.service === 'google') return { reason: 'credentials', message: `As credenciais foram recusadas pelo Google (${err.message.replace(/^google: /, '').slice(0, 200)})` };
+  if (err.status === 401 || err.status === 403) return { reason: 'access', message: 'A conta de serviço não tem acesso a este projeto do Dialogflow' };
+  if (err.status === 404) return { reason: 'notFound', message: 'Projeto ou agente do Dialogflow não encontrado' };
+  return { reason: 'refused', message: `O Dialogflow recusou o teste (${err.message.replace(/^dialogflow: /, '').slice(0, 200)})` };
 }
 
 /** `POST /queueIntegration/testSession` (spec 003): one real detectIntent with the form's credentials. */
@@ -109,6 +110,7 @@ export async function testDialogflowSession(identity: Identity, body: unknown) {
     const turn = await detectIntent({ jsonContent, projectName: data.projectName, language: data.language, sessionId: `test-${identity.companyId}-${identity.userId}`, text: 'Olá', timeoutMs: 10_000 });
     return { ok: true as const, intent: turn.intent, reply: turn.replies.join('\n') };
   } catch (err) {
-    throw new AppError(400, 'ERR_INTEGRATION_TEST_FAILED', { message: testFailure(err) });
+    const failure = testFailure(err);
+    throw new AppError(400, 'ERR_INTEGRATION_TEST_FAILED', { message: failure.message, details: { reason: failure.reason } });
   }
 }
