@@ -73,7 +73,9 @@ export const queues: QueueDef[] = [
     fifo: true,
     worker: 'automation',
     batchSize: 10,
-    visibilityTimeoutSeconds: 120,
+    // The worker (a third of this) covers the slowest turn: a voice note transcribed, answered and
+    // spoken (15 + 20 + 15 s at most) or a Typebot's paced parts.
+    visibilityTimeoutSeconds: 180,
     maxReceiveCount: 8,
   },
   ...Array.from({ length: SHARDS }, (_, shard): QueueDef => ({

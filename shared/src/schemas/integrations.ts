@@ -86,8 +86,8 @@ const integrationFields = {
   typebotSlug: optionalText(200),
   /** Minutes a Typebot session may stay idle before the next message restarts it (0: never). */
   typebotExpires: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).min(0, { error: MSG.invalidValue }).max(10_080, { error: MSG.invalidValue }).optional()),
-  /** Milliseconds between two of the bot's messages. */
-  typebotDelayMessage: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).min(0, { error: MSG.invalidValue }).max(60_000, { error: MSG.invalidValue }).optional()),
+  /** Milliseconds between two of the bot's messages (at most 10 s: an answer's parts must fit one worker run). */
+  typebotDelayMessage: z.preprocess((v) => (v === '' || v === null ? undefined : v), z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).min(0, { error: MSG.invalidValue }).max(10_000, { error: MSG.invalidValue }).optional()),
   typebotKeywordFinish: optionalText(100),
   typebotKeywordRestart: optionalText(100),
   typebotRestartMessage: optionalText(4_096),

@@ -51,7 +51,7 @@ export async function complete(p: PromptItem & { apiKey: string }, firstName: st
         max_tokens: p.maxTokens,
         temperature: p.temperature,
       }),
-      timeoutMs: 30_000,
+      timeoutMs: 20_000,
     }),
   );
   const content = answer.choices?.[0]?.message?.content;
@@ -66,7 +66,7 @@ export async function transcribe(p: PromptItem & { apiKey: string }, audio: Uint
   form.append('file', new Blob([audio], { type: mimetype }), fileName);
   const answer = jsonOf<{ text?: string }>(
     'openai',
-    await callOutside('openai', `${p.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${p.apiKey}` }, body: form, timeoutMs: 30_000 }),
+    await callOutside('openai', `${p.baseUrl}/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${p.apiKey}` }, body: form, timeoutMs: 15_000 }),
   );
   if (typeof answer.text !== 'string') throw new OutsideError('openai', 'garbage', 'the transcription has no text');
   return answer.text.trim();
@@ -88,7 +88,7 @@ export async function synthesize(p: { voice: string; voiceKey: string; voiceRegi
     },
     body: ssml,
     binary: true,
-    timeoutMs: 30_000,
+    timeoutMs: 15_000,
   });
   const bytes = answer.bytes ?? new Uint8Array();
   if (bytes.length < 4 || Buffer.from(bytes.subarray(0, 4)).toString('latin1') !== 'OggS') throw new OutsideError('azure', 'garbage', 'the answer is not an Ogg audio');
