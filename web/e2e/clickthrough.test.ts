@@ -55,6 +55,8 @@ const OPENERS: Record<string, string[]> = {
   '/connections': ['Adicionar conexão'],
   '/queues': ['Adicionar fila'],
   '/users': ['Adicionar usuário'],
+  '/prompts': ['Adicionar prompt'],
+  '/queue-integration': ['Adicionar integração'],
 };
 
 describe('click-through of every page', () => {
@@ -85,7 +87,7 @@ describe('click-through of every page', () => {
       visited.push(link.href);
       for (const opener of OPENERS[link.href] ?? []) await openAndClose(page, opener);
       if (link.href === '/connections') {
-        // The edit dialog of an existing connection reads its lists (prompts and integrations are still to come).
+        // The edit dialog of an existing connection reads its lists (prompts and integrations, issue 19).
         await page.getByRole('button', { name: /^Editar / }).first().click();
         await page.getByRole('dialog').waitFor();
         await settle(page);

@@ -72,8 +72,9 @@ describe('connections page', () => {
     // The server makes the token when the connection is saved; nobody types one.
     await dialog.getByRole('button', { name: 'Gerar token' }).click();
     await dialog.getByText('Um token será gerado ao salvar e mostrado uma única vez.').waitFor();
-    // Prompts and integrations come later: their fields are there, disabled.
-    expect(await dialog.getByRole('combobox', { name: 'Prompt (Open.Ai)' }).isDisabled()).toBe(true);
+    // The plan has AI prompts and integrations (issue 19): their selectors are offered, with none made yet.
+    await expect.poll(() => dialog.getByRole('combobox', { name: 'Prompt (Open.Ai)' }).locator('option').allTextContents(), { timeout: 10_000 }).toEqual(['Nenhum']);
+    expect(await dialog.getByRole('combobox', { name: 'Prompt (Open.Ai)' }).isDisabled()).toBe(false);
     await screenshot(page, 'connection-dialog-token');
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Conexão salva com sucesso.').waitFor();

@@ -67,14 +67,14 @@ describe('queues, their options tree and the bot', () => {
     await page.getByRole('heading', { name: 'Filas & Chatbot' }).waitFor();
     const dialog = queueDialog(page);
 
-    // A TEXT queue: the type offers Integration only as coming; the palette has its 49 colours.
+    // A TEXT queue: the type offers Integration too (issue 19, the plan has it); the palette has its 49 colours.
     await page.getByRole('button', { name: 'Adicionar fila' }).click();
     await dialog.getByLabel('Nome', { exact: true }).fill('Vendas');
     await dialog.getByLabel('Ordem da fila (Bot)').fill('1');
     const type = dialog.getByRole('combobox', { name: 'Tipo' });
     expect(await type.inputValue()).toBe('TEXT');
-    expect(await type.locator('option[value="INTEGRATION"]').isDisabled()).toBe(true);
-    expect(await type.locator('option[value="INTEGRATION"]').textContent()).toBe('Integração (em breve)');
+    expect(await type.locator('option[value="INTEGRATION"]').isDisabled()).toBe(false);
+    expect(await type.locator('option[value="INTEGRATION"]').textContent()).toBe('Integração');
     expect(await dialog.locator('.swatches .swatch').count()).toBe(49);
     await dialog.getByRole('button', { name: 'Escolher a cor #00897b' }).click();
     await dialog.getByLabel('Mensagem de saudação').fill('Bem-vindo às Vendas, {{firstName}}!');

@@ -27,6 +27,8 @@ const Contacts = lazy(() => import('./pages/contacts/Contacts'));
 const Tags = lazy(() => import('./pages/tags/Tags'));
 const QuickMessages = lazy(() => import('./pages/quick-messages/QuickMessages'));
 const Schedules = lazy(() => import('./pages/schedules/Schedules'));
+const Prompts = lazy(() => import('./pages/prompts/Prompts'));
+const QueueIntegrations = lazy(() => import('./pages/integrations/QueueIntegrations'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 
@@ -78,6 +80,8 @@ export default function App() {
                     <Route path="users" element={<AdminOnly><Suspense fallback={<Loading />}><Users /></Suspense></AdminOnly>} />
                     <Route path="connections" element={<AdminOnly><Suspense fallback={<Loading />}><Connections /></Suspense></AdminOnly>} />
                     <Route path="queues" element={<AdminOnly><Suspense fallback={<Loading />}><Queues /></Suspense></AdminOnly>} />
+                    <Route path="prompts" element={<AdminOnly><Suspense fallback={<Loading />}><Prompts /></Suspense></AdminOnly>} />
+                    <Route path="queue-integration" element={<AdminOnly><Suspense fallback={<Loading />}><QueueIntegrations /></Suspense></AdminOnly>} />
                     <Route path="settings" element={<AdminOnly><Suspense fallback={<Loading />}><Settings /></Suspense></AdminOnly>} />
                     <Route path="*" element={<Navigate to="/" replace />} />
                   </Route>

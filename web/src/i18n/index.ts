@@ -58,6 +58,8 @@ MESSAGE_KEYS[SCHEDULE_TICKET_OF_OTHER_CONTACT] = 'schedules.ticketOfOtherContact
 // Refusals of the ticket and contact transfers.
 MESSAGE_KEYS[SELECT_QUEUE] = 'tickets.selectQueue';
 MESSAGE_KEYS[SAME_ATTENDANT] = 'contacts.sameAttendant';
+// The answer of a prompt's delete, shown as an info toast (spec 002 §7).
+MESSAGE_KEYS['Prompt deletado com sucesso!'] = 'prompts.deleted';
 
 /** Labels of the fields the API names before a message ("number: Too Short!", contact import refusals). */
 const FIELD_KEYS: Record<string, string> = { name: 'contacts.name', number: 'contacts.number', email: 'contacts.email' };

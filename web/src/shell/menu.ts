@@ -20,7 +20,6 @@ const superOnly = (u: User) => !!u.super;
  *   { to: '/tickets', label: 'menu.tickets', icon: 'queue', section: 'main' },
  *   { to: '/kanban', label: 'menu.kanban', icon: 'queue', section: 'main', when: flag('useKanban') },
  *   { to: '/announcements', label: 'menu.announcements', icon: 'home', section: 'main', when: superOnly },
- *   { to: '/prompts', label: 'menu.prompts', icon: 'home', section: 'admin', when: flag('useOpenAi') },
  */
 export const MENU: MenuItem[] = [
   { to: '/', label: 'menu.home', icon: 'home', section: 'main' },
@@ -29,6 +28,8 @@ export const MENU: MenuItem[] = [
   { to: '/contacts', label: 'menu.contacts', icon: 'account', section: 'main' },
   { to: '/schedules', label: 'menu.schedules', icon: 'calendar', section: 'main' },
   { to: '/tags', label: 'menu.tags', icon: 'tag', section: 'main' },
+  { to: '/prompts', label: 'menu.prompts', icon: 'sparkle', section: 'admin', when: flag('useOpenAi') },
+  { to: '/queue-integration', label: 'menu.integrations', icon: 'hub', section: 'admin', when: flag('useIntegrations') },
   { to: '/connections', label: 'menu.connections', icon: 'connections', section: 'admin', badge: 'connections' },
   { to: '/queues', label: 'menu.queues', icon: 'queue', section: 'admin' },
   { to: '/users', label: 'menu.users', icon: 'users', section: 'admin' },

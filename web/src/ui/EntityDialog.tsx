@@ -18,6 +18,7 @@ export function EntityDialog({
   readOnly,
   testId,
   footerMargin,
+  submitText,
   children,
 }: {
   open?: boolean;
@@ -29,6 +30,8 @@ export function EntityDialog({
   readOnly?: boolean;
   testId?: string;
   footerMargin?: string;
+  /** The submit button's text (Save unless told). */
+  submitText?: string;
   children: ReactNode;
 }) {
   return (
@@ -39,7 +42,7 @@ export function EntityDialog({
         <form onSubmit={entity.onSubmit} noValidate data-testid={testId}>
           <Flex direction="column" gap="0.9rem">
             {children}
-            <DialogFooter onCancel={onClose} busy={entity.submitting} readOnly={readOnly} marginTop={footerMargin} />
+            <DialogFooter onCancel={onClose} busy={entity.submitting} readOnly={readOnly} marginTop={footerMargin} submitText={submitText} />
           </Flex>
         </form>
       )}

@@ -29,6 +29,9 @@ const paths = {
   add: 'M19 13h-6v6h-2v-6H5v-2h6V5h2v6h6v2z',
   bell: 'M12 22c1.1 0 2-.9 2-2h-4a2 2 0 0 0 2 2zm6-6v-5c0-3.07-1.64-5.64-4.5-6.32V4c0-.83-.67-1.5-1.5-1.5s-1.5.67-1.5 1.5v.68C7.63 5.36 6 7.92 6 11v5l-2 2v1h16v-1l-2-2z',
   chat: 'M20 2H4c-1.1 0-1.99.9-1.99 2L2 22l4-4h14c1.1 0 2-.9 2-2V4c0-1.1-.9-2-2-2zM6 9h12v2H6V9zm8 5H6v-2h8v2zm4-6H6V6h12v2z',
+  // Drawn for the console: AI prompts (a large and a small four-point star) and integrations (linked nodes).
+  sparkle: 'M10 2.5 12 9l6.5 2-6.5 2-2 6.5L8 13l-6.5-2L8 9zM18.5 14l1 2.5 2.5 1-2.5 1-1 2.5-1-2.5-2.5-1 2.5-1z',
+  hub: 'M12 9a3 3 0 1 1 0 6 3 3 0 0 1 0-6zM5 2.5a2.5 2.5 0 1 1 0 5 2.5 2.5 0 0 1 0-5zm14 0a2.5 2.5 0 1 1 0 5 2.5 2.5 0 0 1 0-5zM12 17.5a2.5 2.5 0 1 1 0 5 2.5 2.5 0 0 1 0-5zM6.1 5.4l4.6 4.6-1 1-4.6-4.6zm11.8 0 1 1-4.6 4.6-1-1zM11.3 14.5h1.4v3.5h-1.4z',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -15,16 +15,22 @@ export const lowerCase = (s: string) => s.trim().toLowerCase();
 
 /**
  * The add/edit dialog and the delete confirmation of a table's rows. `editing` is `{item: null}`
- * for a new record; a confirmed delete calls `remove`, then `onRemoved` and the deleted toast.
+ * for a new record; a confirmed delete calls `remove`, then `onRemoved` and the deleted toast
+ * (`deletedText`, or made from the answer; `deletedKind` when it is not a success toast).
  */
-export function useRowActions<T>(o: { remove: (item: T) => Promise<unknown>; onRemoved?: (item: T) => void; deletedText: string }) {
+export function useRowActions<T, R = unknown>(o: {
+  remove: (item: T) => Promise<R>;
+  onRemoved?: (item: T) => void;
+  deletedText: string | ((answer: R) => string);
+  deletedKind?: 'success' | 'info';
+}) {
   const [editing, setEditing] = useState<{ item: T | null } | null>(null);
   const [deleting, setDeleting] = useState<T | null>(null);
   const remove = async (item: T) => {
     try {
-      await o.remove(item);
+      const answer = await o.remove(item);
       o.onRemoved?.(item);
-      toast.success(o.deletedText);
+      toast[o.deletedKind ?? 'success'](typeof o.deletedText === 'function' ? o.deletedText(answer) : o.deletedText);
     } catch (e) {
       toastError(e);
     }

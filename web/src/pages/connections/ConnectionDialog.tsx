@@ -3,12 +3,12 @@ import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Flex, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
 import { connectionSchema, PROVIDERS, type Connection } from '@balcao/shared';
-import { connectionsApi, integrationsApi, promptsApi } from '../../api/connections';
+import { connectionsApi } from '../../api/connections';
 import { queuesApi } from '../../api/queues';
-import { BUILT } from '../../features';
 import { EntityDialog } from '../../ui/EntityDialog';
 import { CheckField, choicesOf, ControlledSelect, Select } from '../../ui/fields';
 import { QueueChips } from '../../ui/QueueChips';
+import { useAutomationOptions } from '../../ui/useAutomationOptions';
 import { useEntityForm } from '../../ui/useEntityForm';
 import { useOptions, useRecord } from '../../ui/useLoad';
 import { EMPTY, toBody, toValues, type Values } from './connection-form';
@@ -24,13 +24,13 @@ export default function ConnectionDialog({ connectionId, onClose, onSaved }: { c
   const editing = connectionId !== null;
   const [current, setCurrent] = useState<Connection | null>(null);
   const queues = useOptions(queuesApi.all, []);
-  const prompts = useOptions(promptsApi.list, null, { enabled: BUILT.prompts });
-  const integrations = useOptions(integrationsApi.list, null, { enabled: BUILT.integrations });
+  // Offered only when the plan has them (null: hidden, and the stored reference is left as it is).
+  const { prompts, integrations } = useAutomationOptions();
 
   const entity: ConnectionForm = useEntityForm<Values, Connection>({
     schema: connectionSchema,
     defaultValues: EMPTY,
-    // Without their routes the lists are unknown: leave whatever is stored untouched.
+    // Lists the plan does not offer are not shown: whatever is stored stays untouched.
     save: (v) => connectionsApi.save(connectionId, toBody(v, { prompts: !!prompts, integrations: !!integrations })),
     savedText: t('connections.saved'),
     onSaved,
@@ -44,9 +44,10 @@ export default function ConnectionDialog({ connectionId, onClose, onSaved }: { c
 
   // The id selects are controlled (React owns their value): the connection may load before their
   // option lists, and a select whose option is not there yet would lose the value.
-  const optional = (name: 'promptId' | 'integrationId', label: string, list: { id: number; name: string }[] | null) => (
-    <ControlledSelect control={form.control} name={name} label={label} empty={t('common.none')} choices={choicesOf(list)} isDisabled={!list} descriptiveText={list ? undefined : t('common.comingSoon')} hasError={!!entity.errors[name]} errorMessage={error(name)} />
-  );
+  const optional = (name: 'promptId' | 'integrationId', label: string, hint: string, list: { id: number; name: string }[] | null) =>
+    list && (
+      <ControlledSelect control={form.control} name={name} label={label} empty={t('common.none')} choices={choicesOf(list)} descriptiveText={hint} hasError={!!entity.errors[name]} errorMessage={error(name)} />
+    );
   const number = (name: (typeof MINUTES)[number] | 'maxUseBotQueues', hint?: string) => (
     <TextField key={name} label={t(`connections.${name}`)} type="number" min={0} inputMode="numeric" descriptiveText={hint} {...field(name)} />
   );
@@ -93,10 +94,12 @@ export default function ConnectionDialog({ connectionId, onClose, onSaved }: { c
       <fieldset className="form-section">
         <legend>{t('connections.sectionIntegrations')}</legend>
         <TokenField entity={entity} hasToken={!!current?.hasToken} />
-        <div className="form-grid" style={{ marginTop: '0.9rem' }}>
-          {optional('promptId', t('connections.prompt'), prompts)}
-          {optional('integrationId', t('connections.integration'), integrations)}
-        </div>
+        {(prompts || integrations) && (
+          <div className="form-grid align-end" style={{ marginTop: '0.9rem' }}>
+            {optional('promptId', t('connections.prompt'), t('connections.promptHint'), prompts)}
+            {optional('integrationId', t('connections.integration'), t('connections.integrationHint'), integrations)}
+          </div>
+        )}
       </fieldset>
     </EntityDialog>
   );

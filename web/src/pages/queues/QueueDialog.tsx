@@ -2,16 +2,16 @@ import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Alert, Flex, Tabs, Text, TextAreaField, TextField } from '@aws-amplify/ui-react';
-import { QUEUE_TYPES, queueSchema, type Queue, type QueueType } from '@balcao/shared';
+import { MSG, QUEUE_TYPES, queueSchema, type Queue, type QueueType } from '@balcao/shared';
 import { queuesApi } from '../../api/queues';
 import { useCompanySetting } from '../../auth/useCompanySetting';
-import { BUILT } from '../../features';
 import { Loading } from '../../shell/Loading';
 import { DialogFooter } from '../../ui/DialogFooter';
 import { choicesOf, ColourField, ControlledSelect, Select } from '../../ui/fields';
 import { Modal } from '../../ui/Modal';
 import { schedulePaths, weekOf, type ScheduleRow } from '../../ui/schedule';
 import { ScheduleEditor } from '../../ui/ScheduleEditor';
+import { useAutomationOptions } from '../../ui/useAutomationOptions';
 import { useEntityForm } from '../../ui/useEntityForm';
 import { QUEUE_PALETTE } from './palette';
 
@@ -27,27 +27,37 @@ interface Values {
   type: QueueType;
   nextQueueId: string;
   nextQueueInvalidFormId: string;
+  integrationId: string;
+  promptId: string;
   schedules: ScheduleRow[];
 }
 
 type Tab = 'data' | 'options' | 'schedules';
 /** The fields of the Data tab (a refusal of one of them brings that tab forward). */
-const DATA_FIELDS = ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'type', 'nextQueueId', 'nextQueueInvalidFormId'] as const;
+const DATA_FIELDS = ['name', 'color', 'orderQueue', 'greetingMessage', 'outOfHoursMessage', 'type', 'nextQueueId', 'nextQueueInvalidFormId', 'integrationId', 'promptId'] as const;
+
+/** An INTEGRATION queue is run by its integration: the console asks for it before the server does. */
+const formSchema = queueSchema.superRefine((v, ctx) => {
+  if (v.type === 'INTEGRATION' && !v.integrationId) ctx.addIssue({ code: 'custom', path: ['integrationId'], message: MSG.integrationRequired });
+});
 
 const idValue = (id: number | null | undefined) => (id ? String(id) : '');
 
 /**
- * The queue dialog (spec 003 §2): the queue's data (type, FORM targets, messages, colour), its
- * options tree (saved option by option, once the queue exists) and, with the setting
- * `scheduleType` `queue`, its business hours and out-of-hours message (saved with the queue).
+ * The queue dialog (spec 003 §2): the queue's data (type, FORM targets, the integration of an
+ * INTEGRATION queue, the AI prompt of a TEXT one, messages, colour), its options tree (saved
+ * option by option, once the queue exists) and, with the setting `scheduleType` `queue`, its
+ * business hours and out-of-hours message (saved with the queue).
  */
 export default function QueueDialog({ queue, queues, onClose, onSaved }: { queue: Queue | null; queues: readonly Queue[]; onClose: () => void; onSaved: (q: Queue) => void }) {
   const { t } = useTranslation();
   const byQueue = useCompanySetting('scheduleType') === 'queue';
   const [tab, setTab] = useState<Tab>('data');
   const formId = useId();
+  // Offered only when the plan has them; otherwise the stored references are left as they are.
+  const { integrations, prompts } = useAutomationOptions();
   const entity = useEntityForm<Values, Queue>({
-    schema: queueSchema,
+    schema: formSchema,
     defaultValues: {
       name: queue?.name ?? '',
       color: queue?.color ?? '',
@@ -57,6 +67,8 @@ export default function QueueDialog({ queue, queues, onClose, onSaved }: { queue
       type: queue?.type ?? 'TEXT',
       nextQueueId: idValue(queue?.nextQueueId),
       nextQueueInvalidFormId: idValue(queue?.nextQueueInvalidFormId),
+      integrationId: idValue(queue?.integrationId),
+      promptId: idValue(queue?.promptId),
       schedules: weekOf(queue?.schedules),
     },
     fields: [...DATA_FIELDS, ...schedulePaths()],
@@ -64,6 +76,7 @@ export default function QueueDialog({ queue, queues, onClose, onSaved }: { queue
       const form = v.type === 'FORM';
       // The resolver hands over the parsed form: ids are numbers or null, orderQueue a number or undefined.
       const id = (x: unknown) => (form && x ? Number(x) : null);
+      const ref = (x: unknown) => (x ? Number(x) : null);
       return queuesApi.save(queue?.id, {
         name: v.name.trim(),
         color: v.color.trim(),
@@ -72,6 +85,10 @@ export default function QueueDialog({ queue, queues, onClose, onSaved }: { queue
         type: v.type,
         nextQueueId: id(v.nextQueueId),
         nextQueueInvalidFormId: id(v.nextQueueInvalidFormId),
+        // An INTEGRATION queue is run by its integration; a TEXT queue may be run by an AI prompt
+        // (a prompt would take a FORM queue's place before its fields are asked).
+        ...(integrations ? { integrationId: v.type === 'INTEGRATION' ? ref(v.integrationId) : null } : {}),
+        ...(prompts ? { promptId: v.type === 'TEXT' ? ref(v.promptId) : null } : {}),
         // Hours and their message are the queue's only while the company manages them per queue.
         ...(byQueue ? { outOfHoursMessage: v.outOfHoursMessage ?? '', schedules: v.schedules } : {}),
       });
@@ -92,11 +109,12 @@ export default function QueueDialog({ queue, queues, onClose, onSaved }: { queue
   }, [dataError, scheduleError]);
 
   const others = choicesOf(queues.filter((q) => q.id !== queue?.id));
+  // Without the plan's integrations the type is shown, not offered (a queue that is one already keeps it).
+  const noIntegrations = (v: QueueType) => v === 'INTEGRATION' && !integrations && queue?.type !== 'INTEGRATION';
   const types = QUEUE_TYPES.map((v) => ({
     value: v,
-    label: v === 'INTEGRATION' && !BUILT.integrations ? t('queues.typeSoon', { name: t(`queues.types.${v}`) }) : t(`queues.types.${v}`),
-    // Integrations are still to come (issue 19): the type is shown, not offered.
-    disabled: v === 'INTEGRATION' && !BUILT.integrations,
+    label: noIntegrations(v) ? t('queues.typeNotInPlan', { name: t(`queues.types.${v}`) }) : t(`queues.types.${v}`),
+    disabled: noIntegrations(v),
   }));
 
   return (
@@ -118,9 +136,33 @@ export default function QueueDialog({ queue, queues, onClose, onSaved }: { queue
             <Flex direction="column" gap="0.9rem">
               <TextField label={t('queues.name')} autoFocus {...field('name')} />
               <div className="form-grid align-end">
-                <Select label={t('queues.type')} {...field('type')} choices={types} descriptiveText={BUILT.integrations ? undefined : t('queues.integrationHint')} />
+                <Select label={t('queues.type')} {...field('type')} choices={types} />
                 <TextField label={t('queues.order')} type="number" min={0} {...field('orderQueue')} />
               </div>
+              {type === 'INTEGRATION' && integrations && (
+                <ControlledSelect
+                  control={form.control}
+                  name="integrationId"
+                  label={t('queues.integration')}
+                  empty={t('queues.chooseIntegration')}
+                  choices={choicesOf(integrations)}
+                  descriptiveText={integrations.length ? t('queues.integrationHint') : t('queues.noIntegrations')}
+                  hasError={!!errors.integrationId}
+                  errorMessage={error('integrationId')}
+                />
+              )}
+              {type === 'TEXT' && prompts && (
+                <ControlledSelect
+                  control={form.control}
+                  name="promptId"
+                  label={t('queues.prompt')}
+                  empty={t('queues.noPrompt')}
+                  choices={choicesOf(prompts)}
+                  descriptiveText={t('queues.promptHint')}
+                  hasError={!!errors.promptId}
+                  errorMessage={error('promptId')}
+                />
+              )}
               {type === 'FORM' && (
                 <div className="form-grid align-end" data-testid="queue-form-targets">
                   <ControlledSelect control={form.control} name="nextQueueId" label={t('queues.nextQueue')} empty={t('queues.noTarget')} choices={others} hasError={!!errors.nextQueueId} errorMessage={error('nextQueueId')} />
