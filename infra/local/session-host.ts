@@ -50,9 +50,10 @@ export function sessionHostProcess(opts: { env: Record<string, string>; port: nu
     const proc = spawn(process.execPath, ['--import', 'tsx', MAIN], {
       cwd: REPO_ROOT,
       env: {
-        // Not a Lambda: the stack process's emulation of Lambda concurrency stays there.
-        ...withoutLambdaConcurrency(process.env),
-        ...opts.env,
+        // Not a Lambda: the stack process's emulation of Lambda concurrency stays there, and the
+        // companies' secrets key stays with the functions (the session host never opens one).
+        ...withoutSecretsKey(withoutLambdaConcurrency(process.env)),
+        ...withoutSecretsKey(opts.env),
         PORT: String(opts.port),
         // Loopback only, like every local service (issue 16 §6).
         HEALTH_HOST: '127.0.0.1',
@@ -123,4 +124,9 @@ export function sessionHostProcess(opts: { env: Record<string, string>; port: nu
 function withoutLambdaConcurrency(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { AWS_LAMBDA_MAX_CONCURRENCY: _dropped, ...rest } = env;
   return rest;
+}
+
+function withoutSecretsKey<T extends Record<string, string | undefined>>(env: T): T {
+  const { SECRETS_LOCAL_KEY: _dropped, ...rest } = env;
+  return rest as T;
 }

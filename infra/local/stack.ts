@@ -134,6 +134,8 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       // Tests point the outside services with fixed hosts at their local fakes.
       ...(process.env.DIALOGFLOW_API_URL ? { DIALOGFLOW_API_URL: process.env.DIALOGFLOW_API_URL } : {}),
       ...(process.env.AZURE_TTS_URL ? { AZURE_TTS_URL: process.env.AZURE_TTS_URL } : {}),
+      ...(process.env.GOOGLE_TOKEN_URL ? { GOOGLE_TOKEN_URL: process.env.GOOGLE_TOKEN_URL } : {}),
+      ...(process.env.OUTSIDE_ALLOW_PRIVATE ? { OUTSIDE_ALLOW_PRIVATE: process.env.OUTSIDE_ALLOW_PRIVATE } : {}),
     };
     for (const q of manifestQueues) env[q.envVar] = sqsS3.queues[q.name].url;
     Object.assign(process.env, env);
@@ -253,13 +255,21 @@ async function runSeed(adminEmail: string, adminPassword: string, log: Log) {
  */
 function localSecretsKey(dataDir: string): string {
   const file = path.join(dataDir, 'secrets.key');
+  let existing: string | undefined;
   try {
-    const existing = fs.readFileSync(file, 'utf8').trim();
-    if (Buffer.from(existing, 'base64').length === 32) return existing;
-  } catch {
-    // first start: made below
+    existing = fs.readFileSync(file, 'utf8').trim();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  if (existing !== undefined) {
+    // Replacing a damaged key would make every stored secret unreadable without a word: stop instead.
+    if (Buffer.from(existing, 'base64').length !== 32) throw new Error(`${file} is not a 32-byte base64 key: restore it (or delete it to start over; stored integration keys are then lost)`);
+    return existing;
   }
   const key = crypto.randomBytes(32).toString('base64');
-  fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  // Written whole or not at all (a crash mid-write must not leave half a key).
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, `${key}\n`, { mode: 0o600 });
+  fs.renameSync(tmp, file);
   return key;
 }

@@ -28,6 +28,7 @@ export const MSG = {
   serviceAccountInvalid: 'JSON de conta de serviço do Google inválido',
   promptQueueRequired: 'Informe o setor',
   integrationRequired: 'Escolha a integração da fila',
+  secretRetype: 'Digite a chave novamente (a guardada não é mostrada nem levada a outro endereço)',
 } as const;
 
 export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';

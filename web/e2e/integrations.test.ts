@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { maskKey } from '@balcao/shared';
 import type { Locator, Page } from 'playwright-core';
 import { NARROW, newContext, realtimeOpen, screenshot, signInUi } from './support/browser.js';
 import { browser, useBrowser, web } from './support/world.js';
@@ -342,20 +343,20 @@ describe('AI prompts page', () => {
     expect(await row.textContent()).toContain(queue.body.name);
     expect(await row.textContent()).toContain('100');
     const stored = ((await otherAdmin.api.get('/prompt')).body.prompts as { id: number; name: string; apiKey: string; voiceKey: string; voice: string; queueId: number }[]).find((p) => p.name === name)!;
-    expect(stored).toMatchObject({ apiKey: 'sk-…cdef', voiceKey: 'azu…6789', voice: 'pt-BR-FranciscaNeural', queueId: queue.body.id });
+    expect(stored).toMatchObject({ apiKey: maskKey('sk-teste-0123456789abcdef'), voiceKey: maskKey('azure-speech-key-0123456789'), voice: 'pt-BR-FranciscaNeural', queueId: queue.body.id });
 
     // The edit shows the keys masked, says they are kept, and keeps them when left alone.
     await page.getByRole('button', { name: `Editar ${name}` }).click();
     const edit = page.getByRole('dialog', { name: 'Editar prompt' });
-    expect(await edit.getByLabel('Chave da API').inputValue()).toBe('sk-…cdef');
-    expect(await edit.getByLabel('Chave do Azure Speech').inputValue()).toBe('azu…6789');
+    expect(await edit.getByLabel('Chave da API').inputValue()).toBe(maskKey('sk-teste-0123456789abcdef'));
+    expect(await edit.getByLabel('Chave do Azure Speech').inputValue()).toBe(maskKey('azure-speech-key-0123456789'));
     expect(await edit.getByText('A chave está guardada e oculta; digite uma nova para substituí-la.').count()).toBe(2);
     await edit.getByLabel('Máximo de tokens').fill('250');
     await screenshot(page, 'prompts-dialog-edit-light-wide');
     await edit.getByRole('button', { name: 'Salvar', exact: true }).click();
     await toastText(page, 'Prompt salvo com sucesso.').waitFor();
     await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('250');
-    expect((await otherAdmin.api.get(`/prompt/${stored.id}`)).body).toMatchObject({ maxTokens: 250, apiKey: 'sk-…cdef', voiceKey: 'azu…6789' });
+    expect((await otherAdmin.api.get(`/prompt/${stored.id}`)).body).toMatchObject({ maxTokens: 250, apiKey: maskKey('sk-teste-0123456789abcdef'), voiceKey: maskKey('azure-speech-key-0123456789') });
 
     // Made elsewhere: listed live; deleted here with the server's message as an info toast.
     await realtimeOpen(page);

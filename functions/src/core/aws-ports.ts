@@ -146,7 +146,7 @@ function secretBox(): SecretBox {
     if (env.secretsLocalKey) return (box = localSecretBox(Buffer.from(env.secretsLocalKey, 'base64')));
     throw new Error('No secrets key: set SECRETS_KMS_KEY_ID (AWS) or SECRETS_LOCAL_KEY (one machine)');
   };
-  return { seal: (plain) => get().seal(plain), open: (sealed) => get().open(sealed) };
+  return { seal: (plain, context) => get().seal(plain, context), open: (sealed, context) => get().open(sealed, context) };
 }
 
 setDefaultPorts(awsPorts);

@@ -65,6 +65,17 @@ export const env = {
   get secretsLocalKey() {
     return opt('SECRETS_LOCAL_KEY');
   },
+  /**
+   * Outside services may answer from private addresses (loopback…): only the tests' fakes; never on
+   * a deployment, where tenant admins would reach the platform's own neighbours.
+   */
+  get outsideAllowPrivate() {
+    return opt('OUTSIDE_ALLOW_PRIVATE') === '1';
+  },
+  /** Google's OAuth token endpoint (a service account's own `token_uri` is not trusted: it is a tenant's text). */
+  get googleTokenUrl() {
+    return opt('GOOGLE_TOKEN_URL') ?? 'https://oauth2.googleapis.com/token';
+  },
   /** Dialogflow's API (tests point it at a local fake; server-behaviour §9). */
   get dialogflowApiUrl() {
     return opt('DIALOGFLOW_API_URL') ?? 'https://dialogflow.googleapis.com';

@@ -9,22 +9,28 @@ import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/clie
  * directory. The text form says which: `v1.kms.<key>.<iv>.<tag>.<data>` or `v1.local.<iv>.<tag>.<data>`.
  */
 export interface SecretBox {
-  seal(plain: string): Promise<string>;
-  open(sealed: string): Promise<string>;
+  /** `context` names where the secret belongs (`secretContext`): it opens only there. */
+  seal(plain: string, context: string): Promise<string>;
+  open(sealed: string, context: string): Promise<string>;
 }
+
+/** Binds a sealed secret to its company, record and field (GCM's additional data; KMS's encryption context). */
+export const secretContext = (companyId: number, kind: 'integration' | 'prompt', id: number, field: string) => `c${companyId}/${kind}/${id}/${field}`;
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 const unb64 = (s: string) => Buffer.from(s, 'base64url');
 
-function encrypt(key: Uint8Array, plain: string) {
+function encrypt(key: Uint8Array, plain: string, context: string) {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(context, 'utf8'));
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return [b64(iv), b64(cipher.getAuthTag()), b64(data)];
 }
 
-function decrypt(key: Uint8Array, iv: string, tag: string, data: string) {
+function decrypt(key: Uint8Array, iv: string, tag: string, data: string, context: string) {
   const decipher = createDecipheriv('aes-256-gcm', key, unb64(iv));
+  decipher.setAAD(Buffer.from(context, 'utf8'));
   decipher.setAuthTag(unb64(tag));
   return Buffer.concat([decipher.update(unb64(data)), decipher.final()]).toString('utf8');
 }
@@ -33,11 +39,11 @@ function decrypt(key: Uint8Array, iv: string, tag: string, data: string) {
 export function localSecretBox(key: Uint8Array): SecretBox {
   if (key.length !== 32) throw new Error('the secrets key must be 32 bytes');
   return {
-    seal: async (plain) => ['v1', 'local', ...encrypt(key, plain)].join('.'),
-    async open(sealed) {
+    seal: async (plain, context) => ['v1', 'local', ...encrypt(key, plain, context)].join('.'),
+    async open(sealed, context) {
       const [v, kind, iv, tag, data] = sealed.split('.');
       if (v !== 'v1' || kind !== 'local' || !iv || !tag || data === undefined) throw new Error('not a locally sealed secret');
-      return decrypt(key, iv, tag, data);
+      return decrypt(key, iv, tag, data, context);
     },
   };
 }
@@ -46,27 +52,27 @@ export function localSecretBox(key: Uint8Array): SecretBox {
 export function kmsSecretBox(keyId: string, kms: KMSClient): SecretBox {
   const dataKeys = new Map<string, Promise<Uint8Array>>();
   return {
-    async seal(plain) {
-      const out = await kms.send(new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256' }));
+    async seal(plain, context) {
+      const out = await kms.send(new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: { balcao: context } }));
       if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS returned no data key');
-      const sealed = ['v1', 'kms', b64(out.CiphertextBlob), ...encrypt(out.Plaintext, plain)].join('.');
+      const sealed = ['v1', 'kms', b64(out.CiphertextBlob), ...encrypt(out.Plaintext, plain, context)].join('.');
       out.Plaintext.fill(0);
       return sealed;
     },
-    async open(sealed) {
+    async open(sealed, context) {
       const [v, kind, wrapped, iv, tag, data] = sealed.split('.');
       if (v !== 'v1' || kind !== 'kms' || !wrapped || !iv || !tag || data === undefined) throw new Error('not a KMS-sealed secret');
       let key = dataKeys.get(wrapped);
       if (!key) {
         if (dataKeys.size > 500) dataKeys.clear();
-        key = kms.send(new DecryptCommand({ CiphertextBlob: unb64(wrapped), KeyId: keyId })).then((o) => {
+        key = kms.send(new DecryptCommand({ CiphertextBlob: unb64(wrapped), KeyId: keyId, EncryptionContext: { balcao: context } })).then((o) => {
           if (!o.Plaintext) throw new Error('KMS returned no plaintext');
           return o.Plaintext;
         });
         key.catch(() => dataKeys.delete(wrapped));
         dataKeys.set(wrapped, key);
       }
-      return decrypt(await key, iv, tag, data);
+      return decrypt(await key, iv, tag, data, context);
     },
   };
 }

@@ -407,7 +407,15 @@ export async function runBot(input: { ticket: TicketItem; contact: ContactItem; 
           bot: { ...plan.bot, ...handled, ...(plan.handOver ? { handedOver: message.id } : {}) },
           ...(plan.queueId !== undefined ? { queueId: plan.queueId } : {}),
           ...(plan.chatbot !== undefined ? { chatbot: plan.chatbot } : {}),
-          ...(plan.automation ? { useIntegration: true, integrationId: plan.automation.integrationId, promptId: plan.automation.promptId, automation: {} } : {}),
+          // A new run begins at this message; what was answered before stays answered.
+          ...(plan.automation
+            ? {
+                useIntegration: true,
+                integrationId: plan.automation.integrationId,
+                promptId: plan.automation.promptId,
+                automation: { handled: current.automation?.handled, handledSeq: current.automation?.handledSeq, since: message.seq },
+              }
+            : {}),
         }
       : { ...current, bot: { ...current.bot, ...handled } };
     try {

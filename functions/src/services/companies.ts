@@ -10,7 +10,7 @@ import {
   type Company,
 } from '@balcao/shared';
 import { clean, getItem, nextId, queryAll, queryIndexAll, transact, tx, updateItem, deleteItem } from '../core/db.js';
-import { keys } from '../table/keys.js';
+import { keys, integrationsPartition, promptsPartition } from '../table/keys.js';
 import { invalidateCompanyCache } from '../core/identity.js';
 import { defaultSettingItems, listSettings } from './settings.js';
 import { getPlan, toPlan } from './plans.js';
@@ -201,6 +201,10 @@ async function removeCompanyRecords(company: CompanyItem) {
   }
   for (const it of items) {
     if (it.entity !== 'user') await deleteItem({ PK: it.PK, SK: it.SK });
+  }
+  // Its integrations and prompts hold its sealed keys: they go with it.
+  for (const partition of [integrationsPartition(company.id), promptsPartition(company.id)]) {
+    for (const it of await queryAll<{ PK: string; SK: string }>(partition)) await deleteItem({ PK: it.PK, SK: it.SK });
   }
   await deleteItem(keys.uniqueCompanyEmail(company.email));
 }

@@ -17,6 +17,7 @@ import {
 } from '@balcao/shared';
 import { getItem, nextId, putItem, queryAll, transact, tx } from '../core/db.js';
 import { nowIso, secrets } from '../core/ports.js';
+import { secretContext } from '../core/secrets.js';
 import { publish } from '../core/realtime.js';
 import { loadCompanyAndPlan, type Identity } from '../core/identity.js';
 import { connectionPrefix, fold, integrationKey, integrationPrefix, integrationsPartition, keys, promptKey, promptPrefix, promptsPartition } from '../table/keys.js';
@@ -33,6 +34,8 @@ const promptNotFound = () => new AppError(404, 'ERR_NOT_FOUND');
 const changedMeanwhile = () => new AppError(409, 'ERR_VALIDATION', { message: 'O registro mudou ao mesmo tempo; tente de novo' });
 
 const integrationDefaults = { typebotExpires: 1, typebotDelayMessage: 1000 };
+const jsonContext = (i: { companyId: number; id: number }) => secretContext(i.companyId, 'integration', i.id, 'jsonContent');
+const promptContext = (p: { companyId: number; id: number }, field: 'apiKey' | 'voiceKey') => secretContext(p.companyId, 'prompt', p.id, field);
 
 export function toApiIntegration(i: QueueIntegrationItem): ApiQueueIntegration {
   return {
@@ -107,7 +110,7 @@ async function unmaskJson(input: unknown, current?: QueueIntegrationItem): Promi
   if (!input || typeof input !== 'object' || !current?.jsonContentSealed) return input;
   const body = input as Record<string, unknown>;
   if (body.jsonContent !== current.jsonContentMask) return input;
-  return { ...body, jsonContent: await secrets().open(current.jsonContentSealed) };
+  return { ...body, jsonContent: await secrets().open(current.jsonContentSealed, jsonContext(current)) };
 }
 
 async function integrationItem(companyId: number, id: number, data: ReturnType<typeof queueIntegrationSchema.parse>, createdAt: string): Promise<QueueIntegrationItem> {
@@ -121,7 +124,7 @@ async function integrationItem(companyId: number, id: number, data: ReturnType<t
     name: data.name,
     // n8n, webhook and typebot are known by the integration's name (spec 003 §5).
     projectName: data.type === 'dialogflow' ? (data.projectName ?? null) : data.name,
-    jsonContentSealed: json ? await secrets().seal(json) : null,
+    jsonContentSealed: json ? await secrets().seal(json, jsonContext({ companyId, id })) : null,
     jsonContentMask: json ? maskServiceAccount(json) : null,
     language: data.language ?? null,
     urlN8N: data.type === 'dialogflow' ? null : (data.urlN8N ?? null),
@@ -155,7 +158,7 @@ export async function createIntegration(identity: Identity, input: unknown): Pro
 export async function updateIntegration(identity: Identity, id: number, input: unknown): Promise<ApiQueueIntegration> {
   const current = await getIntegrationItem(identity.companyId, id);
   const changes = parseOrThrow(queueIntegrationUpdateSchema, await unmaskJson(input, current));
-  const stored = { ...toApiIntegration(current), jsonContent: current.jsonContentSealed ? await secrets().open(current.jsonContentSealed) : null };
+  const stored = { ...toApiIntegration(current), jsonContent: current.jsonContentSealed ? await secrets().open(current.jsonContentSealed, jsonContext(current)) : null };
   // Checked whole: a type change must bring what the new type needs.
   const data = parseOrThrow(queueIntegrationSchema, { ...stored, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) });
   const item = await integrationItem(identity.companyId, id, data, current.createdAt);
@@ -192,14 +195,14 @@ export async function deleteIntegration(identity: Identity, id: number): Promise
 export async function openIntegration(companyId: number, id: number): Promise<(QueueIntegrationItem & { jsonContent: string | null }) | undefined> {
   const item = await getItem<QueueIntegrationItem>(integrationKey(companyId, id));
   if (!item) return undefined;
-  return { ...item, jsonContent: item.jsonContentSealed ? await secrets().open(item.jsonContentSealed) : null };
+  return { ...item, jsonContent: item.jsonContentSealed ? await secrets().open(item.jsonContentSealed, jsonContext(item)) : null };
 }
 
 /** `POST /queueIntegration/testSession`: the service account of the form, or the stored one behind its mask. */
 export async function testSessionCredentials(identity: Identity, body: { id?: number | null; jsonContent: string }): Promise<string> {
   if (body.id) {
     const current = await getIntegrationItem(identity.companyId, body.id);
-    if (current.jsonContentSealed && body.jsonContent === current.jsonContentMask) return secrets().open(current.jsonContentSealed);
+    if (current.jsonContentSealed && body.jsonContent === current.jsonContentMask) return secrets().open(current.jsonContentSealed, jsonContext(current));
   }
   return body.jsonContent;
 }
@@ -233,9 +236,17 @@ export const getPrompt = async (identity: Identity, id: number) => toApiPrompt(a
 
 async function promptItem(companyId: number, id: number, data: ReturnType<typeof promptSchema.parse>, createdAt: string, current?: PromptItem): Promise<PromptItem> {
   const keep = (secret: string, mask: string | null | undefined, sealed: string | null | undefined) => (mask && sealed && secret === mask ? sealed : undefined);
-  const apiKeySealed = keep(data.apiKey, current?.apiKeyMask, current?.apiKeySealed) ?? (await secrets().seal(data.apiKey));
   const voiceKey = data.voice === 'texto' ? null : (data.voiceKey ?? null);
-  const voiceKeySealed = voiceKey ? (keep(voiceKey, current?.voiceKeyMask, current?.voiceKeySealed) ?? (await secrets().seal(voiceKey))) : null;
+  const keptApiKey = keep(data.apiKey, current?.apiKeyMask, current?.apiKeySealed);
+  const keptVoiceKey = voiceKey ? keep(voiceKey, current?.voiceKeyMask, current?.voiceKeySealed) : undefined;
+  // A mask (or a copy of one) is never sealed as if it were a key.
+  const refuse = (field: string) => new AppError(400, 'ERR_VALIDATION', { message: MSG.secretRetype, fields: [{ field, message: MSG.secretRetype }] });
+  if (!keptApiKey && data.apiKey.includes('…')) throw refuse('apiKey');
+  if (voiceKey && !keptVoiceKey && voiceKey.includes('…')) throw refuse('voiceKey');
+  // The stored key goes only where it went before: a new address needs the key typed again.
+  if (keptApiKey && current && data.baseUrl !== current.baseUrl) throw refuse('apiKey');
+  const apiKeySealed = keptApiKey ?? (await secrets().seal(data.apiKey, promptContext({ companyId, id }, 'apiKey')));
+  const voiceKeySealed = voiceKey ? (keptVoiceKey ?? (await secrets().seal(voiceKey, promptContext({ companyId, id }, 'voiceKey')))) : null;
   return {
     ...promptKey(companyId, id),
     entity: 'prompt',
@@ -318,7 +329,10 @@ export async function deletePrompt(identity: Identity, id: number): Promise<{ me
 export async function openPrompt(companyId: number, id: number): Promise<(PromptItem & { apiKey: string; voiceKey: string | null }) | undefined> {
   const item = await getItem<PromptItem>(promptKey(companyId, id));
   if (!item) return undefined;
-  const [apiKey, voiceKey] = await Promise.all([secrets().open(item.apiKeySealed), item.voiceKeySealed ? secrets().open(item.voiceKeySealed) : null]);
+  const [apiKey, voiceKey] = await Promise.all([
+    secrets().open(item.apiKeySealed, promptContext(item, 'apiKey')),
+    item.voiceKeySealed ? secrets().open(item.voiceKeySealed, promptContext(item, 'voiceKey')) : null,
+  ]);
   return { ...item, apiKey, voiceKey };
 }
 

@@ -11,6 +11,7 @@ import {
   updateTicketSchema,
   type UpdateTicketInput,
 } from '@balcao/shared';
+import { checkAutomationReferences } from './integrations.js';
 import { conflictPause, getItem, nextId, queryAll, transact, tx, updateItem, isTransactionConflict, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import { counterDeltas, countTicketChange } from './ticket-counters.js';
 import {
@@ -283,6 +284,8 @@ async function planUpdate(identity: Identity, t: TicketItem, data: UpdateTicketI
     next.promptId = null;
     next.chatbot = false;
   }
+  // Only the company's own integration or prompt, and only when its plan has the feature.
+  await checkAutomationReferences(companyId, { integrationId: data.integrationId, promptId: data.promptId });
   if (data.useIntegration !== undefined) next.useIntegration = data.useIntegration;
   if (data.integrationId !== undefined) next.integrationId = data.integrationId;
   if (data.promptId !== undefined) next.promptId = data.promptId;

@@ -478,8 +478,11 @@ export interface AutomationState {
   choices?: string[] | null;
   /** Typebot: the input block waiting for the customer (the same one again means the reply was refused). */
   inputId?: string | null;
-  /** Consecutive failed calls (the ticket falls back to an agent after the last retry). */
+  /** The customer message whose calls are failing, and how many times so far (the fall back comes after the last). */
+  failing?: string;
   failures?: number;
+  /** Where this run of the automation began (the seq of the message that started it): older jobs are not its. */
+  since?: number;
   outbox?: AutomationReply[];
   /** Milliseconds between two parts of `outbox` (Typebot's `typebotDelayMessage`). */
   pace?: number;

@@ -1,4 +1,4 @@
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { count, log } from '../core/observability.js';
 import { lambdaHandler } from '../core/lambda.js';
 import { ports } from '../core/ports.js';
@@ -6,53 +6,59 @@ import { RetryLater, automationJobSchema, runAutomationJob } from '../services/a
 
 /**
  * Consumer of the automation FIFO queue (services/automation): one ticket's messages in order, the
- * tickets of a batch side by side. A message to retry later keeps its group waiting: it becomes
- * visible again after its backoff, and the later messages of its ticket in this batch are handed
- * back untouched (SQS FIFO requires it, or they would overtake it).
+ * tickets of a batch side by side. A message to retry later keeps its group waiting: it and the
+ * later messages of its ticket in this batch become visible again after its backoff (SQS FIFO
+ * requires them back, or they would overtake it). A record is started only while the run has time
+ * for the slowest turn; the rest go back at once for the next run.
  */
-export const handler = lambdaHandler(async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
+export const WORST_TURN_MS = 75_000;
+
+export const handler = lambdaHandler(async function handler(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   const groups = new Map<string, SQSRecord[]>();
   for (const record of event.Records) {
     const group = record.attributes.MessageGroupId ?? record.messageId;
     groups.set(group, [...(groups.get(group) ?? []), record]);
   }
+  const hasTime = () => (context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY) > WORST_TURN_MS;
   const failed: string[] = [];
   await Promise.all(
     [...groups.values()].map(async (records) => {
       for (const [i, record] of records.entries()) {
-        const ok = await handle(record);
-        if (!ok) {
-          failed.push(...records.slice(i).map((r) => r.messageId));
-          return;
-        }
+        const retryIn = hasTime() ? await handle(record) : 0;
+        if (retryIn === undefined) continue;
+        const held = records.slice(i);
+        failed.push(...held.map((r) => r.messageId));
+        await Promise.all(
+          held.map((r) =>
+            ports()
+              .jobs.retryLater('automation', r.receiptHandle, retryIn)
+              .catch((err) => log.warn('could not set when to retry (the visibility timeout applies)', { err })),
+          ),
+        );
+        return;
       }
     }),
   );
   return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
 });
 
-async function handle(record: SQSRecord): Promise<boolean> {
+/** Undefined when done; else in how many seconds to try again. */
+async function handle(record: SQSRecord): Promise<number | undefined> {
   let job;
   try {
     job = automationJobSchema.parse(JSON.parse(record.body));
   } catch {
     log.error('invalid automation job (dropped)', { messageId: record.messageId });
-    return true;
+    return undefined;
   }
-  const attempt = Number(record.attributes.ApproximateReceiveCount) || 1;
   try {
-    const outcome = await runAutomationJob(job, attempt);
-    log.info('automation job', { companyId: job.companyId, ticketId: job.ticketId, outcome, attempt });
-    return true;
+    const outcome = await runAutomationJob(job);
+    log.info('automation job', { companyId: job.companyId, ticketId: job.ticketId, outcome, receives: record.attributes.ApproximateReceiveCount });
+    return undefined;
   } catch (err) {
-    if (err instanceof RetryLater) {
-      await ports()
-        .jobs.retryLater('automation', record.receiptHandle, err.seconds)
-        .catch((e) => log.warn('could not delay the retry (the visibility timeout applies)', { err: e }));
-      return false;
-    }
+    if (err instanceof RetryLater) return err.seconds;
     log.error('automation job failed; will be retried', { err, messageId: record.messageId, ticketId: job.ticketId });
     count('Errors');
-    return false;
+    return 10;
   }
 }

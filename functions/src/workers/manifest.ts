@@ -73,9 +73,10 @@ export const queues: QueueDef[] = [
     fifo: true,
     worker: 'automation',
     batchSize: 10,
-    // The worker (a third of this) covers the slowest turn: a voice note transcribed, answered and
-    // spoken (15 + 20 + 15 s at most) or a Typebot's paced parts.
-    visibilityTimeoutSeconds: 180,
+    // The worker (a third of this: 2 minutes) starts a message only with 75 s left, the slowest
+    // turn: a voice note transcribed, answered and spoken (15 + 20 + 15 s at most) and sent, or a
+    // Typebot call and its paced parts (at most 20 s of pauses).
+    visibilityTimeoutSeconds: 360,
     maxReceiveCount: 8,
   },
   ...Array.from({ length: SHARDS }, (_, shard): QueueDef => ({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { maskKey } from '@balcao/shared';
 import { uniq } from './client.js';
 import { connected, sandbox, until } from './pipeline-helpers.js';
 import {
@@ -155,7 +156,7 @@ describe('integrations through the sandbox', () => {
     await defineOpenAi(key, { replies: ['Olá Rita! Como posso ajudar?', 'Ação: Transferir para o setor de atendimento. Já vou te passar para um atendente.'], transcription: 'quero falar com uma pessoa' });
     const prompt = await t.admin.post('/prompt', { name: 'Assistente', prompt: 'Você atende a Loja Teste. Seja breve.', queueId: q.body.id, apiKey: key, baseUrl: openAiBaseUrl(), maxTokens: 150, temperature: 0.5 });
     expect(prompt.status, JSON.stringify(prompt.body)).toBe(201);
-    expect(prompt.body.apiKey).toBe(`${key.slice(0, 3)}…${key.slice(-4)}`);
+    expect(prompt.body.apiKey).toBe(maskKey(key));
     expect((await t.admin.put(`/whatsapp/${t.connectionId}`, { promptId: prompt.body.id })).status).toBe(200);
 
     const p = phoneOf(t);

@@ -3,6 +3,9 @@ import { startOutsideServices, type OutsideServices } from '../../../infra/test/
 import { outsideClient } from '../integration/outside-helpers.js';
 import type { AutomationState, QueueIntegrationItem } from '../../src/table/items.js';
 
+// The receivers these tests start listen on loopback, which outside calls refuse otherwise.
+process.env.OUTSIDE_ALLOW_PRIVATE = '1';
+
 /**
  * Typebot's session rules (server-behaviour §9) against the fake that speaks its API: the finish
  * and restart keywords, expiry after `typebotExpires` idle minutes, a session Typebot forgot, and a
@@ -23,6 +26,8 @@ let client: ReturnType<typeof outsideClient>;
 beforeAll(async () => {
   fake = await startOutsideServices();
   client = outsideClient(fake.url);
+  process.env.GOOGLE_TOKEN_URL = `${fake.url}/token`;
+  process.env.DIALOGFLOW_API_URL = fake.url;
 });
 afterAll(() => fake.close());
 
@@ -100,6 +105,20 @@ describe('Typebot sessions', () => {
   });
 });
 
+describe('Dialogflow tokens', () => {
+  it('a cached token is only for the holder of the private key (not for the same e-mail and key id with another key)', async () => {
+    const { detectIntent } = await import('../../src/services/automation/dialogflow.js');
+    const { generateKeyPairSync } = await import('node:crypto');
+    const project = `cache-${Date.now()}`;
+    await client.defineDialogflow(project, { intents: [{ match: '.', displayName: 'Tudo', fulfillmentText: 'Oi!' }], fallback: 'Hã?' });
+    const owner = await client.serviceAccount(project);
+    const ask = (jsonContent: string) => detectIntent({ jsonContent, language: 'pt-BR', sessionId: 's1', text: 'oi' });
+    expect((await ask(owner)).replies).toEqual(['Oi!']);
+    const forged = JSON.stringify({ ...JSON.parse(owner), private_key: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() });
+    expect(await ask(forged).catch((e) => e)).toMatchObject({ service: 'google', reason: 'status', status: 400 });
+  });
+});
+
 describe('outside calls', () => {
   it('a service that never answers is given up on after the timeout, as a timeout', async () => {
     const hook = `mudo-${Date.now()}`;
@@ -140,9 +159,9 @@ describe('Typebot on a ticket', () => {
   it('a command with a queue and a user opens the ticket with that agent', async () => {
     const { w, humans, agent } = await world([{ messages: ['Olá'], input: { type: 'text input' } }, { messages: ['#{"queueId":{Q},"userId":{U}}'] }]);
     await say(w, 'oi');
-    expect(await w.ports.run(() => runAutomationJob(lastJob(w), 1))).toBe('answered');
+    expect(await w.ports.run(() => runAutomationJob(lastJob(w)))).toBe('answered');
     await say(w, 'quero uma pessoa');
-    expect(await w.ports.run(() => runAutomationJob(lastJob(w), 1))).toBe('answered');
+    expect(await w.ports.run(() => runAutomationJob(lastJob(w)))).toBe('answered');
     expect(ticket(w)).toMatchObject({ status: 'open', userId: agent.userId, queueId: humans.id, useIntegration: false, integrationId: null });
     expect(ticket(w).automation.after).toBeUndefined();
   });
@@ -150,9 +169,9 @@ describe('Typebot on a ticket', () => {
   it('the finish keyword closes the ticket', async () => {
     const { w } = await world([{ messages: ['Olá'], input: { type: 'text input' } }, { messages: ['Mais algo?'], input: { type: 'text input' } }]);
     await say(w, 'oi');
-    await w.ports.run(() => runAutomationJob(lastJob(w), 1));
+    await w.ports.run(() => runAutomationJob(lastJob(w)));
     await say(w, 'sair');
-    expect(await w.ports.run(() => runAutomationJob(lastJob(w), 1))).toBe('answered');
+    expect(await w.ports.run(() => runAutomationJob(lastJob(w)))).toBe('answered');
     expect(ticket(w)).toMatchObject({ status: 'closed', useIntegration: false });
   });
 });

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AI_TRANSFER_PHRASE, inboundEventSchema } from '@balcao/shared';
 import { memoryAgent, memoryWorld } from '../fakes/world.js';
 
+// The receivers these tests start listen on loopback, which outside calls refuse otherwise.
+process.env.OUTSIDE_ALLOW_PRIVATE = '1';
+
 /**
  * Issue 19 on in-memory ports: the integration and prompt routes' rules (validation, masks, secrets
  * sealed at rest, references, in-use deletes) and the automation runtime's guarantees with a local
@@ -22,6 +25,8 @@ const { richTextToWhatsApp, parseCommand } = await import('../../src/services/au
 const { sendFromConsole } = await import('../../src/services/message-actions.js');
 const { updatePlan } = await import('../../src/services/plans.js');
 const { invalidateCompanyCache } = await import('../../src/core/identity.js');
+const { updateTicket } = await import('../../src/services/ticket-lifecycle.js');
+const { callOutside } = await import('../../src/services/automation/outside.js');
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
 let seq = 0;
@@ -142,14 +147,20 @@ describe('integration and prompt routes', () => {
     expect(await refusal(run(w, () => createPrompt(me, { ...base, queueId: q.id, maxTokens: 0 })))).toMatchObject({ status: 400, fields: [{ field: 'maxTokens' }] });
     expect(await refusal(run(w, () => createPrompt(me, { ...base, queueId: q.id, voice: 'pt-BR-FranciscaNeural' })))).toMatchObject({ status: 400, fields: [{ field: 'voiceKey' }, { field: 'voiceRegion' }] });
     const p = await run(w, () => createPrompt(me, { ...base, queueId: q.id }));
-    expect(p).toMatchObject({ maxTokens: 100, temperature: 1, maxMessages: 10, voice: 'texto', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-…abcd', queue: { id: q.id, name: 'Suporte' } });
+    expect(p).toMatchObject({ maxTokens: 100, temperature: 1, maxMessages: 10, voice: 'texto', baseUrl: 'https://api.openai.com/v1', apiKey: '…abcd', queue: { id: q.id, name: 'Suporte' } });
     const item = w.ports.table.all().find((i) => i.entity === 'prompt')!;
     expect(JSON.stringify(item)).not.toContain('sk-test-1234567890abcd');
     const { openPrompt } = await import('../../src/services/integrations.js');
     await run(w, () => updatePrompt(me, p.id, { ...p, maxTokens: 200 }));
     expect((await run(w, () => openPrompt(w.companyId, p.id)))!.apiKey).toBe('sk-test-1234567890abcd');
+    // The stored key never goes to a new address, and a mask is never taken for a key.
+    expect(await refusal(run(w, () => updatePrompt(me, p.id, { baseUrl: 'https://elsewhere.example.com/v1' })))).toMatchObject({ status: 400, fields: [{ field: 'apiKey' }] });
+    expect(await refusal(run(w, () => createPrompt(me, { ...base, queueId: q.id, apiKey: p.apiKey })))).toMatchObject({ status: 400, fields: [{ field: 'apiKey' }] });
+    expect(await refusal(run(w, () => updatePrompt(me, p.id, { temperature: null })))).toMatchObject({ status: 400, fields: [{ field: 'temperature' }] });
+    expect(await refusal(run(w, () => updatePrompt(me, p.id, { maxTokens: '' })))).toMatchObject({ status: 400, fields: [{ field: 'maxTokens' }] });
+    expect(await refusal(run(w, () => createIntegration(me, { type: 'webhook', name: 'Com senha', urlN8N: 'https://user:secret@n8n.example.com/h' })))).toMatchObject({ status: 400, fields: [{ field: 'urlN8N' }] });
     await run(w, () => updatePrompt(me, p.id, { apiKey: 'sk-new-0000000000zzzz' }));
-    expect((await run(w, () => getPrompt(me, p.id))).apiKey).toBe('sk-…zzzz');
+    expect((await run(w, () => getPrompt(me, p.id))).apiKey).toBe('…zzzz');
 
     await run(w, () => updateConnection(w.companyId, w.connectionId, { promptId: p.id }));
     expect(await refusal(run(w, () => deletePrompt(me, p.id)))).toMatchObject({ status: 409, code: 'ERR_PROMPT_IN_USE' });
@@ -175,8 +186,8 @@ describe('the automation runtime', () => {
     expect(phone(w)).toEqual(['Fila de pedidos']);
     expect(ticket(w)).toMatchObject({ useIntegration: true, integrationId: integ.id, promptId: null });
     const [job] = jobs(w);
-    expect(await run(w, () => runAutomationJob(job, 1))).toBe('answered');
-    expect(await run(w, () => runAutomationJob(job, 1))).toBe('skipped');
+    expect(await run(w, () => runAutomationJob(job))).toBe('answered');
+    expect(await run(w, () => runAutomationJob(job))).toBe('skipped');
     expect(phone(w)).toEqual(['Fila de pedidos', 'Recebido: Quero pedir uma pizza']);
     const call = received.at(-1);
     expect(call).toMatchObject({ integrationId: integ.id, companyId: w.companyId, connectionId: w.connectionId, ticketId: ticket(w).id, message: { body: 'Quero pedir uma pizza' }, contact: { number: CUSTOMER.number } });
@@ -187,9 +198,9 @@ describe('the automation runtime', () => {
     await say(w, 'Calabresa');
     const second = jobs(w)[1];
     expect(second.seq).toBeGreaterThan(job.seq);
-    expect(await run(w, () => runAutomationJob(second, 1))).toBe('answered');
+    expect(await run(w, () => runAutomationJob(second))).toBe('answered');
     // An older job arriving late does nothing.
-    expect(await run(w, () => runAutomationJob(job, 2))).toBe('skipped');
+    expect(await run(w, () => runAutomationJob(job))).toBe('skipped');
     expect(phone(w).at(-1)).toBe('Recebido: Calabresa');
   });
 
@@ -209,10 +220,10 @@ describe('the automation runtime', () => {
       }
       return send(cmd as never);
     }) as never;
-    await expect(run(w, () => runAutomationJob(job, 1))).rejects.toThrow('the process died');
+    await expect(run(w, () => runAutomationJob(job))).rejects.toThrow('the process died');
     w.ports.table.send = send as never;
     expect(ticket(w).automation).toMatchObject({ handled: job.messageId, outbox: [{ kind: 'text', body: 'Pedido anotado' }] });
-    expect(await run(w, () => runAutomationJob(job, 2))).toBe('resent');
+    expect(await run(w, () => runAutomationJob(job))).toBe('resent');
     expect(calls).toBe(1);
     expect(phone(w).filter((b) => b === 'Pedido anotado')).toHaveLength(1);
     expect(ticket(w).automation.outbox).toBeUndefined();
@@ -224,10 +235,10 @@ describe('the automation runtime', () => {
     await say(w, 'Oi');
     const [job] = jobs(w);
     for (let attempt = 1; attempt < AUTOMATION_ATTEMPTS; attempt++) {
-      const err = await run(w, () => runAutomationJob(job, attempt)).catch((e) => e);
+      const err = await run(w, () => runAutomationJob(job)).catch((e) => e);
       expect(err).toBeInstanceOf(RetryLater);
     }
-    expect(await run(w, () => runAutomationJob(job, AUTOMATION_ATTEMPTS))).toBe('fellBack');
+    expect(await run(w, () => runAutomationJob(job))).toBe('fellBack');
     expect(ticket(w)).toMatchObject({ status: 'pending', useIntegration: false, integrationId: null, bot: { automationOff: true } });
     await say(w, 'Tem alguém aí?');
     expect(jobs(w)).toHaveLength(1);
@@ -235,7 +246,7 @@ describe('the automation runtime', () => {
     const v = await webhookWorld();
     hook = () => ({ status: 200, body: '<html>oops</html>' });
     await say(v.w, 'Oi');
-    expect(await run(v.w, () => runAutomationJob(jobs(v.w)[0], 1)).catch((e) => e)).toBeInstanceOf(RetryLater);
+    expect(await run(v.w, () => runAutomationJob(jobs(v.w)[0])).catch((e) => e)).toBeInstanceOf(RetryLater);
   });
 
   it('without the plan flag the ticket falls back at once; once an agent writes, queued messages are not answered', async () => {
@@ -244,13 +255,63 @@ describe('the automation runtime', () => {
     await say(w, 'Oi');
     await run(w, () => updatePlan(w.plan.id, { useIntegrations: false }));
     invalidateCompanyCache(w.companyId);
-    expect(await run(w, () => runAutomationJob(jobs(w)[0], 1))).toBe('fellBack');
+    expect(await run(w, () => runAutomationJob(jobs(w)[0]))).toBe('fellBack');
 
     const v = await webhookWorld();
     await say(v.w, 'Oi');
     const agent = await memoryAgent(v.w, 'Bruno', { profile: 'admin' });
     await run(v.w, () => sendFromConsole(agent, ticket(v.w) as never, { body: 'Oi, sou o Bruno' }, []));
-    expect(await run(v.w, () => runAutomationJob(jobs(v.w)[0], 1))).toBe('skipped');
+    expect(await run(v.w, () => runAutomationJob(jobs(v.w)[0]))).toBe('skipped');
+  });
+});
+
+describe('the automation runtime: review findings', () => {
+  it('a job of the previous cycle is not answered after the ticket reopens and the automation takes over again', async () => {
+    const { w, me } = await webhookWorld();
+    hook = (body) => ({ status: 200, body: JSON.stringify({ reply: `Recebido: ${body.message.body}` }) });
+    await say(w, 'mensagem antiga');
+    const old = jobs(w)[0];
+    // Closed by an agent before the job ran, then the customer writes again within two hours.
+    await run(w, () => updateTicket(me, ticket(w).id, { status: 'closed' }));
+    await say(w, 'mensagem nova');
+    expect(ticket(w)).toMatchObject({ status: 'pending', useIntegration: true, automation: { since: expect.any(Number) } });
+    expect(await run(w, () => runAutomationJob(old))).toBe('skipped');
+    expect(await run(w, () => runAutomationJob(jobs(w).at(-1)!))).toBe('answered');
+    expect(phone(w).filter((b) => b.startsWith('Recebido'))).toEqual(['Recebido: mensagem nova']);
+  });
+
+  it('an agent writing while an answer of several parts goes out: the parts left are not sent', async () => {
+    const { w } = await webhookWorld();
+    hook = () => ({ status: 200, body: JSON.stringify({ reply: 'Parte única' }) });
+    await say(w, 'oi');
+    const [job] = jobs(w);
+    // Three parts saved as the answer (as a Typebot's bubbles would be), then the agent writes after the first.
+    const agent = await memoryAgent(w, 'Bruno', { profile: 'admin' });
+    const original = w.ports.commands.send;
+    let sends = 0;
+    w.ports.commands.send = async (c) => {
+      await original(c);
+      if (c.type === 'send' && ++sends === 1) await sendFromConsole(agent, ticket(w) as never, { body: 'Oi, é o Bruno' }, []);
+    };
+    const { commit } = await import('../../src/services/ticket-lifecycle.js');
+    await run(w, async () => {
+      const t = ticket(w) as never as import('../../src/table/items.js').TicketItem;
+      await commit(t, { ...t, automation: { ...t.automation, handled: job.messageId, handledSeq: job.seq, outbox: [1, 2, 3].map((n) => ({ kind: 'text' as const, body: `Parte ${n}` })), pace: 0 } });
+    });
+    expect(await run(w, () => runAutomationJob(job))).toBe('resent');
+    expect(phone(w)).toEqual(['Fila de pedidos', 'Parte 1', 'Oi, é o Bruno']);
+    expect(ticket(w).automation.outbox).toBeUndefined();
+  });
+
+  it('a private address is refused unless the tests allow it', async () => {
+    delete process.env.OUTSIDE_ALLOW_PRIVATE;
+    try {
+      for (const url of ['http://127.0.0.1:8099/x', 'http://[::1]:8099/x', 'http://169.254.169.254/latest/meta-data', 'http://localhost:8099/x', 'http://10.0.0.8/hook']) {
+        expect(await callOutside('webhook', url, { method: 'POST', body: '{}', timeoutMs: 2000 }).catch((e) => e), url).toMatchObject({ reason: 'blocked' });
+      }
+    } finally {
+      process.env.OUTSIDE_ALLOW_PRIVATE = '1';
+    }
   });
 });
 

@@ -59,6 +59,9 @@ async function startStack() {
   const outside = await startOutsideServices();
   process.env.DIALOGFLOW_API_URL = outside.url;
   process.env.AZURE_TTS_URL = `${outside.url}/azure/{region}`;
+  process.env.GOOGLE_TOKEN_URL = `${outside.url}/token`;
+  // The fakes answer on loopback: allowed for the tests' stack only (never for `npm start`).
+  process.env.OUTSIDE_ALLOW_PRIVATE = '1';
   log('outside', `fake outside services at ${outside.url} (audio: ${outside.audioSource})`);
   let stack: Awaited<ReturnType<typeof startLocalStack>>;
   try {

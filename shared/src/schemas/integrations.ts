@@ -44,7 +44,8 @@ const optionalText = (max: number) => z.preprocess(blankToNull, z.string().max(m
 export const isHttpUrl = (v: string) => {
   try {
     const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+    // Credentials in the address would be shown back whole: keys go in their own (sealed) fields.
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname && !u.username && !u.password;
   } catch {
     return false;
   }
@@ -126,13 +127,16 @@ export const integrationTestSchema = z.object({
   language: z.enum(DIALOGFLOW_LANGUAGES, { error: MSG.required }),
 });
 
+/** A number typed in a form: text or number; empty, null and booleans are not numbers (coercion would make them 0 or 1). */
+const formNumber = () => z.preprocess((v) => (v === '' || v === null || typeof v === 'boolean' || (typeof v === 'string' && !v.trim()) ? Number.NaN : v), z.coerce.number({ error: MSG.invalidValue }));
+
 const promptFields = {
   name: boundedName(1, 100),
   prompt: z.preprocess(trimmed, z.string({ error: MSG.required }).min(1, { error: MSG.required }).max(20_000, { error: MSG.tooLong })),
   queueId: z.preprocess((v) => (v === '' || v === null || v === undefined ? undefined : v), z.coerce.number({ error: MSG.promptQueueRequired }).int({ error: MSG.promptQueueRequired }).positive({ error: MSG.promptQueueRequired })),
-  maxTokens: z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).min(1, { error: MSG.invalidValue }).max(32_000, { error: MSG.invalidValue }),
-  temperature: z.coerce.number({ error: MSG.invalidValue }).min(0, { error: MSG.invalidValue }).max(2, { error: MSG.invalidValue }),
-  maxMessages: z.coerce.number({ error: MSG.invalidValue }).int({ error: MSG.invalidValue }).min(1, { error: MSG.invalidValue }).max(50, { error: MSG.invalidValue }),
+  maxTokens: formNumber().pipe(z.number().int({ error: MSG.invalidValue }).min(1, { error: MSG.invalidValue }).max(32_000, { error: MSG.invalidValue })),
+  temperature: formNumber().pipe(z.number().min(0, { error: MSG.invalidValue }).max(2, { error: MSG.invalidValue })),
+  maxMessages: formNumber().pipe(z.number().int({ error: MSG.invalidValue }).min(1, { error: MSG.invalidValue }).max(50, { error: MSG.invalidValue })),
   apiKey: z.preprocess(trimmed, z.string({ error: MSG.required }).min(1, { error: MSG.required }).max(500, { error: MSG.tooLong })),
   voice: z.enum(PROMPT_VOICES, { error: MSG.invalidValue }),
   voiceKey: optionalText(500),
@@ -164,8 +168,10 @@ export const promptUpdateSchema = z.object(promptFields).partial();
  * that sends the mask back unchanged keeps the stored secret.
  */
 export function maskKey(secret: string): string {
-  if (secret.length <= 10) return '…';
-  return `${secret.slice(0, 3)}…${secret.slice(-4)}`;
+  // Short keys show less: never more than a fifth of a key.
+  if (secret.length >= 35) return `${secret.slice(0, 3)}…${secret.slice(-4)}`;
+  if (secret.length >= 20) return `…${secret.slice(-4)}`;
+  return '…';
 }
 /** A service account shown with its private key hidden (project and e-mail stay readable). */
 export function maskServiceAccount(text: string): string {

@@ -56,6 +56,7 @@ const en: Catalogue = {
     serviceAccountInvalid: 'Invalid Google service account JSON',
     promptQueueRequired: 'Choose the queue',
     integrationRequired: 'Choose the queue’s integration',
+    secretRetype: 'Type the key again (the stored one is never shown nor sent to another address)',
   },
   login: {
     title: 'Sign in',

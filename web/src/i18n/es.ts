@@ -56,6 +56,7 @@ const es: Catalogue = {
     serviceAccountInvalid: 'JSON de cuenta de servicio de Google no válido',
     promptQueueRequired: 'Indique el sector',
     integrationRequired: 'Elija la integración de la cola',
+    secretRetype: 'Escriba la clave de nuevo (la guardada no se muestra ni se envía a otra dirección)',
   },
   login: {
     title: 'Iniciar sesión',

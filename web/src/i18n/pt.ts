@@ -58,6 +58,7 @@ const pt = {
     serviceAccountInvalid: 'JSON de conta de serviço do Google inválido',
     promptQueueRequired: 'Informe o setor',
     integrationRequired: 'Escolha a integração da fila',
+    secretRetype: 'Digite a chave novamente (a guardada não é mostrada nem levada a outro endereço)',
   },
   login: {
     title: 'Entrar',

@@ -1,4 +1,5 @@
 import { AI_TRANSFER_PHRASE } from '@balcao/shared';
+import { FormData } from 'undici';
 import { env } from '../../core/env.js';
 import type { PromptItem } from '../../table/items.js';
 import { callOutside, jsonOf, OutsideError } from './outside.js';

@@ -1,4 +1,4 @@
-import { createPrivateKey } from 'node:crypto';
+import { createHash, createPrivateKey } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { AppError, integrationTestSchema, MSG, parseOrThrow, parseServiceAccount, type ServiceAccount } from '@balcao/shared';
 import { env } from '../../core/env.js';
@@ -13,13 +13,14 @@ import { callOutside, jsonOf, OutsideError } from './outside.js';
  * interaction hands the ticket to its queue.
  */
 
-const GOOGLE_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 const SCOPE = 'https://www.googleapis.com/auth/dialogflow';
 const tokens = new Map<string, { token: string; until: number }>();
 
-async function accessToken(sa: ServiceAccount): Promise<string> {
-  const tokenUri = sa.token_uri ?? GOOGLE_TOKEN_URI;
-  const cacheKey = `${sa.client_email}|${sa.private_key_id ?? ''}|${tokenUri}`;
+async function accessToken(sa: ServiceAccount, timeoutMs?: number): Promise<string> {
+  // Google's endpoint, never the key file's `token_uri` (a tenant's text could point anywhere).
+  const tokenUri = env.googleTokenUrl;
+  // Only the holder of the private key gets its token back (the e-mail and key id are not secret).
+  const cacheKey = createHash('sha256').update(`${sa.client_email}\n${sa.private_key}\n${tokenUri}`).digest('hex');
   const hit = tokens.get(cacheKey);
   if (hit && hit.until > Date.now()) return hit.token;
   let key;
@@ -42,6 +43,7 @@ async function accessToken(sa: ServiceAccount): Promise<string> {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }).toString(),
+      timeoutMs,
     }),
   );
   if (!answer.access_token) throw new OutsideError('google', 'garbage', 'the token endpoint answered no access_token');
@@ -71,7 +73,7 @@ export async function detectIntent(input: { jsonContent: string; projectName?: s
   const sa = parseServiceAccount(input.jsonContent);
   if (!sa) throw new OutsideError('google', 'status', MSG.serviceAccountInvalid, 400);
   const project = input.projectName?.trim() || sa.project_id;
-  const token = await accessToken(sa);
+  const token = await accessToken(sa, input.timeoutMs);
   const url = `${env.dialogflowApiUrl.replace(/\/+$/, '')}/v2/projects/${encodeURIComponent(project)}/agent/sessions/${encodeURIComponent(input.sessionId)}:detectIntent`;
   const answer = jsonOf<DetectIntentAnswer>(
     'dialogflow',
@@ -93,10 +95,12 @@ export type TestFailure = 'timeout' | 'credentials' | 'access' | 'notFound' | 'r
 function testFailure(err: unknown): { reason: TestFailure; message: string } {
   if (!(err instanceof OutsideError)) return { reason: 'unexpected', message: 'Falha inesperada ao testar a sessão' };
   if (err.reason === 'timeout') return { reason: 'timeout', message: 'O Dialogflow não respondeu a tempo' };
-  if (err.service === 'google') return { reason: 'credentials', message: `As credenciais foram recusadas pelo Google (${err.message.replace(/^google: /, '').slice(0, 200)})` };
+  if (err.reason === 'blocked') return { reason: 'refused', message: 'O endereço do serviço não é permitido' };
+  // What the service answered is not echoed (the Test must not read arbitrary pages back): its status only.
+  if (err.service === 'google') return { reason: 'credentials', message: `As credenciais foram recusadas pelo Google${err.status ? ` (HTTP ${err.status})` : ''}` };
   if (err.status === 401 || err.status === 403) return { reason: 'access', message: 'A conta de serviço não tem acesso a este projeto do Dialogflow' };
   if (err.status === 404) return { reason: 'notFound', message: 'Projeto ou agente do Dialogflow não encontrado' };
-  return { reason: 'refused', message: `O Dialogflow recusou o teste (${err.message.replace(/^dialogflow: /, '').slice(0, 200)})` };
+  return { reason: 'refused', message: `O Dialogflow recusou o teste${err.status ? ` (HTTP ${err.status})` : ''}` };
 }
 
 /** `POST /queueIntegration/testSession` (spec 003): one real detectIntent with the form's credentials. */

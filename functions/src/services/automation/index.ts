@@ -81,8 +81,20 @@ const eligible = (t: TicketItem | undefined): t is TicketItem =>
 
 export type AutomationOutcome = 'answered' | 'resent' | 'skipped' | 'fellBack';
 
-/** Runs one job; `attempt` counts from 1 (SQS's receive count). Throws `RetryLater` to be tried again. */
-export async function runAutomationJob(job: AutomationJob, attempt: number): Promise<AutomationOutcome> {
+/** The parts of one answer are paced within this much in all (the worker's run must hold them). */
+export const MAX_PACING_MS = 20_000;
+/** Answers an outside service gives when retrying cannot help (bad credentials, no access). */
+const PERMANENT_STATUSES = new Set([401, 403]);
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const jitter = (attempt: number) => pause(Math.random() * 15 * 2 ** attempt);
+
+/**
+ * Runs one job. Failures are counted per customer message on the ticket (`automation.failing`),
+ * not by the queue's receive count (held-back messages count receives without being tried).
+ * Throws `RetryLater` to be tried again.
+ */
+export async function runAutomationJob(job: AutomationJob): Promise<AutomationOutcome> {
   const ticket = await getItem<TicketItem>(ticketKey(job.companyId, job.ticketId), true);
   if (!eligible(ticket)) return 'skipped';
   const st = ticket.automation ?? {};
@@ -91,7 +103,8 @@ export async function runAutomationJob(job: AutomationJob, attempt: number): Pro
     await deliver(ticket);
     return 'resent';
   }
-  if ((st.handledSeq ?? 0) >= job.seq) return 'skipped';
+  // Answered already, or a message from before this run of the automation began (an older cycle).
+  if ((st.handledSeq ?? 0) >= job.seq || job.seq < (st.since ?? 0)) return 'skipped';
 
   const [message, contact] = await Promise.all([
     findMessage(job.companyId, job.messageId, ticket.whatsappId),
@@ -108,19 +121,22 @@ export async function runAutomationJob(job: AutomationJob, attempt: number): Pro
     decided = which.kind === 'prompt' ? await promptTurn(ticket, contact, message, which.id) : await integrationTurn(ticket, contact, message, which.id);
   } catch (err) {
     const reason = err instanceof OutsideError ? `${err.reason}${err.status ? ` ${err.status}` : ''}` : 'error';
+    const attempt = (st.failing === job.messageId ? (st.failures ?? 0) : 0) + 1;
     log.error('automation call failed', { companyId: job.companyId, ticketId: job.ticketId, [`${which.kind}Id`]: which.id, attempt, reason, err });
     count('AutomationFailures');
-    if (attempt >= AUTOMATION_ATTEMPTS) return fallBack(ticket, `${reason} after ${attempt} attempts`, which);
+    const permanent = err instanceof OutsideError && (err.reason === 'blocked' || (err.status !== undefined && PERMANENT_STATUSES.has(err.status)));
+    if (permanent || attempt >= AUTOMATION_ATTEMPTS) return fallBack(ticket, `${reason} after ${attempt} attempt(s)`, which);
+    await countFailure(ticket, job.messageId, attempt);
     throw new RetryLater(RETRY_DELAYS_S[Math.min(attempt, RETRY_DELAYS_S.length) - 1], err);
   }
   if (!decided) return fallBack(ticket, `${which.kind} ${which.id} no longer exists`, which);
 
   // Saved before anything is sent (see the module's comment); over a concurrent change, only if the
-  // ticket is still the automation's.
-  let current: TicketItem | undefined = ticket;
-  for (let attempt2 = 0; attempt2 < 8; attempt2++) {
-    if (attempt2 > 0) current = await getItem<TicketItem>(ticketKey(job.companyId, job.ticketId), true);
-    if (!eligible(current) || (current.automation?.handledSeq ?? 0) >= job.seq) return 'skipped';
+  // ticket is still this run's (an agent, a new cycle or another run since win).
+  let saved: TicketItem | undefined;
+  for (let attempt = 0; attempt < 8 && !saved; attempt++) {
+    const current = attempt === 0 ? ticket : await getItem<TicketItem>(ticketKey(job.companyId, job.ticketId), true);
+    if (!eligible(current) || (current.automation?.handledSeq ?? 0) >= job.seq || current.automation?.since !== st.since) return 'skipped';
     const next: TicketItem = {
       ...current,
       automation: {
@@ -128,25 +144,39 @@ export async function runAutomationJob(job: AutomationJob, attempt: number): Pro
         ...decided.state,
         handled: job.messageId,
         handledSeq: job.seq,
-        failures: 0,
+        failing: undefined,
+        failures: undefined,
         outbox: decided.replies,
-        pace: decided.pace ?? 0,
-        ...(decided.change ? { after: decided.change } : { after: undefined }),
+        pace: Math.min(decided.pace ?? 0, Math.floor(MAX_PACING_MS / Math.max(1, decided.replies.length))),
+        after: decided.change,
       },
     };
     try {
-      await commit(current, next);
-      await deliver(next);
-      return 'answered';
+      saved = await commit(current, next);
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * 15 * 2 ** attempt2));
+      await jitter(attempt);
     }
   }
-  throw new Error(`automation state of ticket ${job.ticketId} not saved after concurrent changes`);
+  if (!saved) throw new Error(`automation state of ticket ${job.ticketId} not saved after concurrent changes`);
+  await deliver(saved);
+  return 'answered';
 }
 
-/** Sends the saved answer's parts (each once: derived ids), then applies its ticket change. */
+/** Remembers a failed try of this message on the ticket (best effort: a lost race tries again sooner). */
+async function countFailure(ticket: TicketItem, messageId: string, failures: number) {
+  try {
+    await commit(ticket, { ...ticket, automation: { ...ticket.automation, failing: messageId, failures } });
+  } catch (err) {
+    if (!(err instanceof Raced)) throw err;
+  }
+}
+
+/**
+ * Sends the saved answer's parts (each once: derived ids), then applies its ticket change. Before
+ * each part the ticket is read again: once an agent has it (or the automation ended), the parts
+ * left are dropped. A part already sent (a rerun) is neither waited for nor typed again.
+ */
 async function deliver(ticket: TicketItem): Promise<void> {
   const st = ticket.automation ?? {};
   const outbox = st.outbox ?? [];
@@ -154,18 +184,25 @@ async function deliver(ticket: TicketItem): Promise<void> {
   let t = ticket;
   const contact = outbox.length && st.pace ? await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)) : undefined;
   for (const [i, reply] of outbox.entries()) {
+    const id = automationMessageId(inboundId, i);
+    if (await findMessage(ticket.companyId, id, ticket.whatsappId)) continue;
+    if (i > 0) {
+      const now = await getItem<TicketItem>(ticketKey(ticket.companyId, ticket.id), true);
+      if (!eligible(now) || now.automation?.handled !== inboundId) return dropOutbox(ticket, inboundId);
+      t = now;
+    }
     if (contact && st.pace) {
       // "typing…" (or recording) for the pause before each part, as a person would (§9).
       const state = reply.kind === 'voice' ? 'recording' : 'composing';
-      await sendCommand({ type: 'presence', companyId: ticket.companyId, connectionId: ticket.whatsappId, to: peerOf(contact), state, commandId: `presence-${automationMessageId(inboundId, i)}` }).catch(
-        (err) => log.warn('presence not sent', { err, ticketId: ticket.id }),
+      await sendCommand({ type: 'presence', companyId: ticket.companyId, connectionId: ticket.whatsappId, to: peerOf(contact), state, commandId: `presence-${id}` }).catch((err) =>
+        log.warn('presence not sent', { err, ticketId: ticket.id }),
       );
-      await new Promise((r) => setTimeout(r, st.pace));
+      await pause(st.pace);
     }
     const out =
       reply.kind === 'text'
-        ? { body: reply.body, id: automationMessageId(inboundId, i), isBot: true }
-        : { body: '', id: automationMessageId(inboundId, i), isBot: true, media: { key: reply.key, mimetype: reply.mimetype, size: reply.size, ptt: true, fileName: 'audio.ogg', mediaType: 'audio' as const } };
+        ? { body: reply.body, id, isBot: true }
+        : { body: '', id, isBot: true, media: { key: reply.key, mimetype: reply.mimetype, size: reply.size, ptt: true, fileName: 'audio.ogg', mediaType: 'audio' as const } };
     const sent = await sendInTicketWithTicket(t, out);
     t = sent.ticket ?? t;
   }
@@ -181,10 +218,25 @@ async function deliver(ticket: TicketItem): Promise<void> {
       return;
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * 15 * 2 ** attempt));
+      await jitter(attempt);
     }
   }
   throw new Error(`automation of ticket ${ticket.id} could not finish its change`);
+}
+
+/** The ticket left the automation while its answer was going out: what is left is not sent. */
+async function dropOutbox(ticket: TicketItem, inboundId: string): Promise<void> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const current = await getItem<TicketItem>(ticketKey(ticket.companyId, ticket.id), true);
+    if (!current || current.automation?.handled !== inboundId || (!current.automation.outbox?.length && !current.automation.after)) return;
+    try {
+      await commit(current, { ...current, automation: { ...current.automation, outbox: undefined, after: undefined } });
+      return;
+    } catch (err) {
+      if (!(err instanceof Raced)) throw err;
+      await jitter(attempt);
+    }
+  }
 }
 
 /** The automation is over on this ticket: it waits for an agent (and the bot does not hand it over again). */
@@ -225,14 +277,15 @@ async function fallBack(ticket: TicketItem, why: string, which: { kind: string; 
   count('AutomationFallbacks');
   for (let attempt = 0; attempt < 8; attempt++) {
     const current = attempt === 0 ? ticket : await getItem<TicketItem>(ticketKey(ticket.companyId, ticket.id), true);
-    if (!eligible(current)) return 'skipped';
+    // Another run of the automation began meanwhile (a new cycle): this one's failure is not its.
+    if (!eligible(current) || current.automation?.since !== ticket.automation?.since) return 'skipped';
     try {
       const saved = await commit(current, stopped(current));
       await publishTicketChange(saved, 'update', current);
       return 'fellBack';
     } catch (err) {
       if (!(err instanceof Raced)) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * 15 * 2 ** attempt));
+      await jitter(attempt);
     }
   }
   throw new Error(`ticket ${ticket.id} could not fall back to an agent`);
@@ -285,6 +338,8 @@ async function history(ticket: TicketItem, seq: number, max: number): Promise<Me
     TableName: process.env.TABLE_NAME!,
     KeyConditionExpression: 'PK = :pk AND SK BETWEEN :lo AND :hi',
     ExpressionAttributeValues: { ':pk': ticket.PK, ':lo': messageSk(low), ':hi': messageSk(seq) },
+    // The customer's latest messages were written a moment ago.
+    ConsistentRead: true,
   });
   return ((out.Items ?? []) as MessageItem[]).filter((m) => m.entity === 'message');
 }
