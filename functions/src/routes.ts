@@ -168,6 +168,19 @@ export const routes: RouteDef[] = [
   r('PUT', '/prompt/{id}', 'integrations', { admin: true, planFlag: 'useOpenAi' }),
   r('DELETE', '/prompt/{id}', 'integrations', { admin: true, planFlag: 'useOpenAi' }),
 
+  // contact lists for campaigns (issue 20 §2): admins, behind useCampaigns and the company's campaignsEnabled
+  r('GET', '/contact-lists', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('GET', '/contact-lists/list', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('POST', '/contact-lists', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('GET', '/contact-lists/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('PUT', '/contact-lists/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('DELETE', '/contact-lists/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('GET', '/contact-list-items', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('POST', '/contact-list-items', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('GET', '/contact-list-items/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('PUT', '/contact-list-items/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('DELETE', '/contact-list-items/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+
   // external API (connection token)
   r('POST', '/api/messages/send', 'externalApi', { auth: 'connectionToken', maxBodyBytes: 6 * 1024 * 1024 }),
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiContact, ApiContactFull, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
+import type { ApiContact, ApiContactFull, ApiContactList, ApiContactListItem, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
 import type { Company, Connection, Plan, Queue, QueueOption, SettingItem, TicketStatus, User } from './entities.js';
 import { companySchedulesSchema, type ScheduleEntry } from './business-hours.js';
 import { connectionSchema, connectionUpdateSchema } from './schemas/connections.js';
@@ -23,6 +23,7 @@ import {
 } from './schemas/platform.js';
 import { quickMessageListQuerySchema, quickMessageSchema, quickMessageUpdateSchema } from './schemas/quick-messages.js';
 import { scheduleListQuerySchema, scheduleSchema, scheduleUpdateSchema, type Schedule } from './schemas/schedules.js';
+import { contactListItemSchema, contactListItemsQuerySchema, contactListItemUpdateSchema, contactListSchema, contactListsQuerySchema } from './schemas/contact-lists.js';
 import { integrationListQuerySchema, integrationTestSchema, promptSchema, promptUpdateSchema, queueIntegrationSchema, queueIntegrationUpdateSchema } from './schemas/integrations.js';
 import { tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema } from './schemas/tags.js';
 import { createTicketSchema, ticketCountsQuerySchema, ticketListQuerySchema, ticketNoteListSchema, ticketNoteSchema, updateTicketSchema } from './schemas/tickets.js';
@@ -161,6 +162,18 @@ export const apiRoutes = {
   'POST /prompt': { body: promptSchema },
   'PUT /prompt/{id}': { body: promptUpdateSchema },
   'DELETE /prompt/{id}': {},
+  // contact lists (issue 20 §2)
+  'GET /contact-lists': { query: contactListsQuerySchema },
+  'GET /contact-lists/list': {},
+  'POST /contact-lists': { body: contactListSchema },
+  'GET /contact-lists/{id}': {},
+  'PUT /contact-lists/{id}': { body: contactListSchema },
+  'DELETE /contact-lists/{id}': {},
+  'GET /contact-list-items': { query: contactListItemsQuerySchema },
+  'POST /contact-list-items': { body: contactListItemSchema },
+  'GET /contact-list-items/{id}': {},
+  'PUT /contact-list-items/{id}': { body: contactListItemUpdateSchema },
+  'DELETE /contact-list-items/{id}': {},
   // the external API (a connection's token)
   'POST /api/messages/send': {},
   // settings
@@ -332,6 +345,17 @@ export interface ApiAnswers {
   'POST /prompt': ApiPrompt;
   'PUT /prompt/{id}': ApiPrompt;
   'DELETE /prompt/{id}': { message: string };
+  'GET /contact-lists': ListPage<'records', ApiContactList>;
+  'GET /contact-lists/list': ApiContactList[];
+  'POST /contact-lists': ApiContactList;
+  'GET /contact-lists/{id}': ApiContactList;
+  'PUT /contact-lists/{id}': ApiContactList;
+  'DELETE /contact-lists/{id}': void;
+  'GET /contact-list-items': ListPage<'contacts', ApiContactListItem>;
+  'POST /contact-list-items': ApiContactListItem;
+  'GET /contact-list-items/{id}': ApiContactListItem;
+  'PUT /contact-list-items/{id}': ApiContactListItem;
+  'DELETE /contact-list-items/{id}': void;
   'POST /api/messages/send': { mensagem: string };
   'GET /settings': SettingItem[];
   'GET /settings/{key}': SettingItem;

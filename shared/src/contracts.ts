@@ -165,6 +165,29 @@ export interface ImportResult {
   contacts: { row: number; contactId: number; number: string; status: 'created' | 'updated' | 'unchanged' }[];
 }
 
+/** A contact list (spec 002 §4): `contactsCount` is kept with its items. */
+export interface ApiContactList {
+  id: number;
+  companyId: number;
+  name: string;
+  contactsCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A contact list's item; `isWhatsappValid` null until the number is checked on WhatsApp. */
+export interface ApiContactListItem {
+  id: number;
+  companyId: number;
+  contactListId: number;
+  name: string;
+  number: string;
+  email: string;
+  isWhatsappValid: boolean | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** A queue integration as the API answers it (`jsonContent`: the service account with its key masked). */
 export interface ApiQueueIntegration {
   id: number;

@@ -54,6 +54,7 @@ export const ERROR_CODES = [
   'ERR_INTEGRATION_IN_USE',
   'ERR_PROMPT_IN_USE',
   'ERR_INTEGRATION_TEST_FAILED',
+  'ERR_DUPLICATED_LIST_ITEM',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -19,6 +19,7 @@ export * from './schemas/quick-messages.js';
 export * from './schemas/schedules.js';
 export * from './schemas/messages.js';
 export * from './schemas/integrations.js';
+export * from './schemas/contact-lists.js';
 export * from './variables.js';
 export * from './csv.js';
 export * from './dates.js';

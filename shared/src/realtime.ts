@@ -1,4 +1,4 @@
-import type { ApiContact, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, TagCounts } from './contracts.js';
+import type { ApiContact, ApiContactList, ApiContactListItem, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, TagCounts } from './contracts.js';
 import type { Connection, Queue, SettingItem, User } from './entities.js';
 import type { Schedule } from './schemas/schedules.js';
 
@@ -27,7 +27,9 @@ export type CompanyEventKind =
   | 'quickmessage'
   | 'schedule'
   | 'queueIntegration'
-  | 'prompt';
+  | 'prompt'
+  | 'ContactList'
+  | 'ContactListItem';
 
 /** The name of a company's event of one kind, typed so its payload can be looked up (`EventData`). */
 export type CompanyEventName<K extends CompanyEventKind = CompanyEventKind> = `company-${number}-${K}`;
@@ -59,6 +61,9 @@ export interface CompanyEventData {
   payment: never;
   queueIntegration: { action: 'create' | 'update'; queueIntegration: ApiQueueIntegration } | { action: 'delete'; integrationId: number };
   prompt: { action: 'create' | 'update'; prompt: ApiPrompt } | { action: 'delete'; promptId: number };
+  ContactList: { action: 'create' | 'update'; record: ApiContactList } | { action: 'delete'; id: number };
+  /** Carries the item's list: a list's page keeps only its own. */
+  ContactListItem: { action: 'create' | 'update'; record: ApiContactListItem } | { action: 'delete'; id: number; contactListId: number };
 }
 
 /** The payload of the event named `E` (`unknown` for names outside the map). */

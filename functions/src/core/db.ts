@@ -199,7 +199,9 @@ export const tx = {
   putUnique: (item: object): TransactItem => ({
     Put: { TableName: table(), Item: item as Item, ConditionExpression: 'attribute_not_exists(PK)' },
   }),
-  delete: (key: Key, condition?: string): TransactItem => ({ Delete: { TableName: table(), Key: key, ConditionExpression: condition } }),
+  delete: (key: Key, condition?: string, values?: Record<string, unknown>): TransactItem => ({
+    Delete: { TableName: table(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values },
+  }),
   update: (
     key: Key,
     expression: string,

@@ -177,4 +177,6 @@ export function authorizeRoute(identity: Identity, route: RouteDef) {
   if (route.super && !identity.isSuper) throw new AppError(403, 'ERR_NO_PERMISSION');
   if (route.admin && !identity.isAdmin && !identity.isSuper) throw new AppError(403, 'ERR_NO_PERMISSION');
   if (route.planFlag && !identity.plan?.[route.planFlag]) throw new AppError(403, 'ERR_PLAN_FEATURE_DISABLED');
+  // Campaigns need both the plan's flag and the company's own switch (issue 20 §1; decision 52).
+  if (route.planFlag === 'useCampaigns' && identity.company.campaignsEnabled === false) throw new AppError(403, 'ERR_PLAN_FEATURE_DISABLED');
 }

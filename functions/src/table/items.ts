@@ -490,3 +490,34 @@ export interface AutomationState {
   after?: { queueId?: number; userId?: number; stop?: boolean; close?: boolean };
 }
 export type AutomationReply = { kind: 'text'; body: string } | { kind: 'voice'; key: string; size: number; mimetype: string };
+
+/** A contact list (issue 20 §2); `contactsCount` moves with each item in the same transaction. */
+export interface ContactListRecord {
+  PK: string;
+  SK: string;
+  entity: 'contactList';
+  id: number;
+  companyId: number;
+  name: string;
+  contactsCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An item of a contact list, in its list's partition by folded name (`contactListItemSk`). */
+export interface ContactListEntryItem {
+  PK: string;
+  SK: string;
+  entity: 'contactListItem';
+  id: number;
+  companyId: number;
+  contactListId: number;
+  name: string;
+  number: string;
+  email: string;
+  isWhatsappValid: boolean | null;
+  /** Folded name, number and e-mail: what the list's search looks in. */
+  search: string;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -236,3 +236,17 @@ export const integrationPrefix = () => 'QI#';
 export const promptsPartition = (cid: number) => `C#${cid}#PROMPTS`;
 export const promptKey = (cid: number, id: number) => ({ PK: promptsPartition(cid), SK: `P#${pad(id)}` });
 export const promptPrefix = () => 'P#';
+
+// ------------------------------------------------------------------ contact lists (issue 20 §2)
+
+/** A company's contact lists: one partition (listed whole: tens to hundreds of lists). */
+export const contactListsPartition = (cid: number) => `C#${cid}#CLIST`;
+export const contactListKey = (cid: number, id: number) => ({ PK: contactListsPartition(cid), SK: `L#${pad(id)}` });
+export const contactListPrefix = () => 'L#';
+/** One list's items, by folded name then id (pages in name order), with a marker per number. */
+export const contactListItemsPartition = (cid: number, listId: number) => `C#${cid}#CLI#${pad(listId)}`;
+export const contactListItemSk = (name: string, id: number) => `I#${fold(name).slice(0, 60)}#${pad(id)}`;
+export const contactListItemPrefix = () => 'I#';
+export const contactListNumberMarker = (cid: number, listId: number, number: string) => ({ PK: contactListItemsPartition(cid, listId), SK: `N#${number}` });
+/** Which list and sort key an item has (the routes name only the item). */
+export const contactListItemPointer = (cid: number, id: number) => ({ PK: `C#${cid}`, SK: `CLITEM#${pad(id)}` });

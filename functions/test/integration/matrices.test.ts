@@ -39,7 +39,9 @@ async function victimWorld() {
   const schedule = await t.admin.post('/schedules', { body: `${mark} agendada`, contactId, sendAt: new Date(Date.now() + 86_400_000).toISOString() });
   const integration = await t.admin.post('/queueIntegration', { type: 'webhook', name: `${mark} Fluxo`, urlN8N: 'https://n8n.example.com/webhook/vitima' });
   const prompt = await t.admin.post('/prompt', { name: `${mark} IA`, prompt: `${mark} prompt`, queueId: queue.body.id, apiKey: 'sk-vitima-000000000000' });
-  for (const r of [queue, option, tag, quick, note, schedule, integration, prompt]) expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+  const contactList = await t.admin.post('/contact-lists', { name: `${mark} Lista` });
+  const listItem = await t.admin.post('/contact-list-items', { name: `${mark} Item`, number: '5511977770000', contactListId: contactList.body.id });
+  for (const r of [queue, option, tag, quick, note, schedule, integration, prompt, contactList, listItem]) expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
   t.ws.close();
   const ids: Record<string, string | number> = {
     id: 0,
@@ -50,6 +52,7 @@ async function victimWorld() {
     key: 'userRating',
     optionId: option.body.id,
     promptId: prompt.body.id,
+    listItemId: listItem.body.id,
   };
   // `{id}` means the resource of the route's own handler.
   const idOf: Record<string, number> = {
@@ -65,6 +68,8 @@ async function victimWorld() {
     companies: t.companyId,
     // `/queueIntegration/{id}`; `/prompt/{id}` (same handler) takes `promptId` below.
     integrations: integration.body.id,
+    // `/contact-lists/{id}`; `/contact-list-items/{id}` (same handler) takes `listItemId` below.
+    contactLists: contactList.body.id,
   };
   /** What the victim's admin sees of its own data, to compare before and after. */
   const snapshot = async () => {
@@ -81,6 +86,9 @@ async function victimWorld() {
       `/schedules/${schedule.body.id}`,
       `/queueIntegration/${integration.body.id}`,
       `/prompt/${prompt.body.id}`,
+      `/contact-lists/${contactList.body.id}`,
+      `/contact-list-items?contactListId=${contactList.body.id}`,
+      `/contact-list-items/${listItem.body.id}`,
       `/messages/${ticket.id}`,
       `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contactId}`,
       '/settings',
@@ -120,7 +128,13 @@ describe('the tenancy matrix over the route table', () => {
       // Queue options share the queues' handler: `{id}` there is the victim's option.
       const values = {
         ...victim.ids,
-        id: route.path.startsWith('/queue-options') ? victim.ids.optionId! : route.path.startsWith('/prompt') ? victim.ids.promptId! : (victim.idOf[route.handler] ?? 0),
+        id: route.path.startsWith('/queue-options')
+          ? victim.ids.optionId!
+          : route.path.startsWith('/prompt')
+            ? victim.ids.promptId!
+            : route.path.startsWith('/contact-list-items')
+              ? victim.ids.listItemId!
+              : (victim.idOf[route.handler] ?? 0),
       };
       const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : { name: 'Invasor', body: 'Invasor', note: 'Invasor', emoji: '👍' };
       const res = await send(route, fill(route.path, values), body);
@@ -154,6 +168,7 @@ describe('the tenancy matrix over the route table', () => {
       quotedMsgId: v.messageId,
       contactIds: [victim.idOf.contacts],
       ticketIds: [v.ticketId],
+      contactListId: victim.idOf.contactLists,
     } as Record<string, unknown>;
     for (const route of mine.filter((r) => r.method !== 'GET' && !paramsOf(r.path).length && routeKey(r) !== 'POST /auth/login')) {
       const spec = apiRoutes[routeKey(route) as ApiRoute] as { body?: z.ZodType } | undefined;
