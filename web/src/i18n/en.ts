@@ -910,6 +910,7 @@ const en: Catalogue = {
     ERR_INTEGRATION_IN_USE: 'This integration is used by a queue or a connection; remove it from there before deleting it.',
     ERR_PROMPT_IN_USE: 'This prompt is used by a queue or a connection; remove it from there before deleting it.',
     ERR_INTEGRATION_TEST_FAILED: 'The integration test failed.',
+    ERR_DUPLICATED_LIST_ITEM: 'This number is already in this list.',
   },
 };
 

@@ -910,6 +910,7 @@ const es: Catalogue = {
     ERR_INTEGRATION_IN_USE: 'Esta integración está en uso por una cola o una conexión; quítela de allí antes de eliminarla.',
     ERR_PROMPT_IN_USE: 'Este prompt está en uso por una cola o una conexión; quítelo de allí antes de eliminarlo.',
     ERR_INTEGRATION_TEST_FAILED: 'La prueba de la integración falló.',
+    ERR_DUPLICATED_LIST_ITEM: 'Este número ya está en esta lista.',
   },
 };
 

@@ -913,6 +913,7 @@ const pt = {
     ERR_INTEGRATION_IN_USE: 'Esta integração está em uso por uma fila ou conexão; retire-a de lá antes de excluí-la.',
     ERR_PROMPT_IN_USE: 'Este prompt está em uso por uma fila ou conexão; retire-o de lá antes de excluí-lo.',
     ERR_INTEGRATION_TEST_FAILED: 'O teste da integração falhou.',
+    ERR_DUPLICATED_LIST_ITEM: 'Este número já está nesta lista.',
   } satisfies Record<ErrorCode, string>,
 };
 
