@@ -13,7 +13,7 @@ import {
   type ApiContactListItem,
   type CompanyEventData,
 } from '@balcao/shared';
-import { batchWrite, getItem, isConditionFailure, nextId, queryAll, transact, tx, updateItem, type WriteRequest } from '../core/db.js';
+import { batchWrite, clean, getItem, isConditionFailure, nextId, queryAll, transact, tx, updateItem, type WriteRequest } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
 import { log } from '../core/observability.js';
 import { nowIso, table } from '../core/ports.js';
@@ -51,26 +51,15 @@ interface Pointer {
   sk: string;
 }
 
-export const toApiContactList = (l: ContactListRecord): ApiContactList => ({
-  id: l.id,
-  companyId: l.companyId,
-  name: l.name,
-  contactsCount: l.contactsCount,
-  createdAt: l.createdAt,
-  updatedAt: l.updatedAt,
-});
+export const toApiContactList = (l: ContactListRecord): ApiContactList => {
+  const { deleting: _d, ...rest } = clean(l as ContactListRecord & { deleting?: boolean });
+  return rest;
+};
 
-export const toApiContactListItem = (i: ContactListEntryItem): ApiContactListItem => ({
-  id: i.id,
-  companyId: i.companyId,
-  contactListId: i.contactListId,
-  name: i.name,
-  number: i.number,
-  email: i.email,
-  isWhatsappValid: i.isWhatsappValid,
-  createdAt: i.createdAt,
-  updatedAt: i.updatedAt,
-});
+export const toApiContactListItem = (i: ContactListEntryItem): ApiContactListItem => {
+  const { search: _s, ...rest } = clean(i);
+  return rest;
+};
 
 async function announceList(companyId: number, data: CompanyEventData['ContactList']) {
   await publish({ companyId, event: companyEvent(companyId, 'ContactList'), data, audience: [{ kind: 'admins' }] });

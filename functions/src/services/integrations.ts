@@ -15,7 +15,7 @@ import {
   type ApiQueueIntegration,
   type PlanFlag,
 } from '@balcao/shared';
-import { getItem, nextId, putItem, queryAll, transact, tx } from '../core/db.js';
+import { clean, getItem, nextId, putItem, queryAll, transact, tx } from '../core/db.js';
 import { nowIso, secrets } from '../core/ports.js';
 import { secretContext } from '../core/secrets.js';
 import { publish } from '../core/realtime.js';
@@ -38,47 +38,14 @@ const jsonContext = (i: { companyId: number; id: number }) => secretContext(i.co
 const promptContext = (p: { companyId: number; id: number }, field: 'apiKey' | 'voiceKey') => secretContext(p.companyId, 'prompt', p.id, field);
 
 export function toApiIntegration(i: QueueIntegrationItem): ApiQueueIntegration {
-  return {
-    id: i.id,
-    companyId: i.companyId,
-    type: i.type,
-    name: i.name,
-    projectName: i.projectName,
-    jsonContent: i.jsonContentMask,
-    language: i.language,
-    urlN8N: i.urlN8N,
-    typebotSlug: i.typebotSlug,
-    typebotExpires: i.typebotExpires,
-    typebotDelayMessage: i.typebotDelayMessage,
-    typebotKeywordFinish: i.typebotKeywordFinish,
-    typebotKeywordRestart: i.typebotKeywordRestart,
-    typebotRestartMessage: i.typebotRestartMessage,
-    typebotUnknownMessage: i.typebotUnknownMessage,
-    createdAt: i.createdAt,
-    updatedAt: i.updatedAt,
-  };
+  const { jsonContentSealed: _sealed, jsonContentMask, ...rest } = clean(i);
+  return { ...rest, jsonContent: jsonContentMask };
 }
 
 export async function toApiPrompt(p: PromptItem, queue?: QueueItem): Promise<ApiPrompt> {
   const q = queue ?? (await getItem<QueueItem>(keys.queue(p.companyId, p.queueId)));
-  return {
-    id: p.id,
-    companyId: p.companyId,
-    name: p.name,
-    prompt: p.prompt,
-    queueId: p.queueId,
-    queue: q ? { id: q.id, name: q.name, color: q.color } : null,
-    maxTokens: p.maxTokens,
-    temperature: p.temperature,
-    maxMessages: p.maxMessages,
-    apiKey: p.apiKeyMask,
-    voice: p.voice,
-    voiceKey: p.voiceKeyMask,
-    voiceRegion: p.voiceRegion,
-    baseUrl: p.baseUrl,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-  };
+  const { apiKeySealed: _a, apiKeyMask, voiceKeySealed: _v, voiceKeyMask, ...rest } = clean(p);
+  return { ...rest, apiKey: apiKeyMask, voiceKey: voiceKeyMask, queue: q ? { id: q.id, name: q.name, color: q.color } : null };
 }
 
 // ------------------------------------------------------------------ integrations
@@ -346,10 +313,11 @@ const planFlagOf = { integrationId: 'useIntegrations', promptId: 'useOpenAi' } a
  */
 export async function checkAutomationReferences(companyId: number, data: { integrationId?: number | null; promptId?: number | null }) {
   const fail = (field: string, message: string) => new AppError(400, 'ERR_VALIDATION', { message, fields: [{ field, message }] });
+  if (!data.integrationId && !data.promptId) return;
+  const { plan } = await loadCompanyAndPlan(companyId, true);
   for (const field of ['integrationId', 'promptId'] as const) {
     const id = data[field];
     if (!id) continue;
-    const { plan } = await loadCompanyAndPlan(companyId, true);
     if (!plan?.[planFlagOf[field]]) throw fail(field, 'ERR_PLAN_FEATURE_DISABLED');
     const exists = field === 'integrationId' ? await getItem(integrationKey(companyId, id)) : await getItem(promptKey(companyId, id));
     if (!exists) throw fail(field, 'ERR_NOT_FOUND');

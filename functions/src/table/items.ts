@@ -1,4 +1,8 @@
 import type {
+  ApiContactList,
+  ApiContactListItem,
+  ApiPrompt,
+  ApiQueueIntegration,
   Company,
   Connection,
   ContactFields,
@@ -416,52 +420,23 @@ export interface QuotedSnapshot {
  * A queue integration (spec 003 §4, server-behaviour §9). The Dialogflow service account is kept
  * sealed (core/secrets.ts) with the mask the API shows, so lists never open a secret.
  */
-export interface QueueIntegrationItem {
+export interface QueueIntegrationItem extends Omit<ApiQueueIntegration, 'jsonContent'> {
   PK: string;
   SK: string;
   entity: 'queueIntegration';
-  id: number;
-  companyId: number;
-  type: 'dialogflow' | 'n8n' | 'webhook' | 'typebot';
-  name: string;
-  projectName: string | null;
   jsonContentSealed: string | null;
   jsonContentMask: string | null;
-  language: 'pt-BR' | 'en' | 'es' | null;
-  urlN8N: string | null;
-  typebotSlug: string | null;
-  typebotExpires: number;
-  typebotDelayMessage: number;
-  typebotKeywordFinish: string | null;
-  typebotKeywordRestart: string | null;
-  typebotRestartMessage: string | null;
-  typebotUnknownMessage: string | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** An AI prompt (spec 002 §4, server-behaviour §9); keys sealed like an integration's. */
-export interface PromptItem {
+export interface PromptItem extends Omit<ApiPrompt, 'apiKey' | 'voiceKey' | 'queue'> {
   PK: string;
   SK: string;
   entity: 'prompt';
-  id: number;
-  companyId: number;
-  name: string;
-  prompt: string;
-  queueId: number;
-  maxTokens: number;
-  temperature: number;
-  maxMessages: number;
   apiKeySealed: string;
   apiKeyMask: string;
-  voice: string;
   voiceKeySealed: string | null;
   voiceKeyMask: string | null;
-  voiceRegion: string | null;
-  baseUrl: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /**
@@ -492,32 +467,17 @@ export interface AutomationState {
 export type AutomationReply = { kind: 'text'; body: string } | { kind: 'voice'; key: string; size: number; mimetype: string };
 
 /** A contact list (issue 20 §2); `contactsCount` moves with each item in the same transaction. */
-export interface ContactListRecord {
+export interface ContactListRecord extends ApiContactList {
   PK: string;
   SK: string;
   entity: 'contactList';
-  id: number;
-  companyId: number;
-  name: string;
-  contactsCount: number;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** An item of a contact list, in its list's partition by folded name (`contactListItemSk`). */
-export interface ContactListEntryItem {
+export interface ContactListEntryItem extends ApiContactListItem {
   PK: string;
   SK: string;
   entity: 'contactListItem';
-  id: number;
-  companyId: number;
-  contactListId: number;
-  name: string;
-  number: string;
-  email: string;
-  isWhatsappValid: boolean | null;
   /** Folded name, number and e-mail: what the list's search looks in. */
   search: string;
-  createdAt: string;
-  updatedAt: string;
 }

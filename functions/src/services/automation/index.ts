@@ -100,7 +100,7 @@ export async function runAutomationJob(job: AutomationJob): Promise<AutomationOu
   const st = ticket.automation ?? {};
   if (st.handled === job.messageId) {
     if (!st.outbox?.length && !st.after) return 'skipped';
-    await deliver(ticket);
+    await deliver(ticket, true);
     return 'resent';
   }
   // Answered already, or a message from before this run of the automation began (an older cycle).
@@ -159,7 +159,7 @@ export async function runAutomationJob(job: AutomationJob): Promise<AutomationOu
     }
   }
   if (!saved) throw new Error(`automation state of ticket ${job.ticketId} not saved after concurrent changes`);
-  await deliver(saved);
+  await deliver(saved, false);
   return 'answered';
 }
 
@@ -177,7 +177,7 @@ async function countFailure(ticket: TicketItem, messageId: string, failures: num
  * each part the ticket is read again: once an agent has it (or the automation ended), the parts
  * left are dropped. A part already sent (a rerun) is neither waited for nor typed again.
  */
-async function deliver(ticket: TicketItem): Promise<void> {
+async function deliver(ticket: TicketItem, resumed: boolean): Promise<void> {
   const st = ticket.automation ?? {};
   const outbox = st.outbox ?? [];
   const inboundId = st.handled!;
@@ -185,10 +185,11 @@ async function deliver(ticket: TicketItem): Promise<void> {
   const contact = outbox.length && st.pace ? await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)) : undefined;
   for (const [i, reply] of outbox.entries()) {
     const id = automationMessageId(inboundId, i);
-    if (await findMessage(ticket.companyId, id, ticket.whatsappId)) continue;
+    // Only a rerun can find a part already out (a first run's parts are all new).
+    if (resumed && (await findMessage(ticket.companyId, id, ticket.whatsappId))) continue;
     if (i > 0) {
       const now = await getItem<TicketItem>(ticketKey(ticket.companyId, ticket.id), true);
-      if (!eligible(now) || now.automation?.handled !== inboundId) return dropOutbox(ticket, inboundId);
+      if (!eligible(now) || now.automation?.handled !== inboundId) return settle(ticket, inboundId);
       t = now;
     }
     if (contact && st.pace) {
@@ -206,7 +207,14 @@ async function deliver(ticket: TicketItem): Promise<void> {
     const sent = await sendInTicketWithTicket(t, out);
     t = sent.ticket ?? t;
   }
-  const change = st.after;
+  await settle(ticket, inboundId, st.after);
+}
+
+/**
+ * Clears the answer of customer message `inboundId` from the ticket, applying its `change` while
+ * the ticket is still the automation's (without one: what is left of the answer is dropped).
+ */
+async function settle(ticket: TicketItem, inboundId: string, change?: TicketChange): Promise<void> {
   for (let attempt = 0; attempt < 8; attempt++) {
     const current = await getItem<TicketItem>(ticketKey(ticket.companyId, ticket.id), true);
     if (!current || current.automation?.handled !== inboundId) return;
@@ -221,22 +229,7 @@ async function deliver(ticket: TicketItem): Promise<void> {
       await jitter(attempt);
     }
   }
-  throw new Error(`automation of ticket ${ticket.id} could not finish its change`);
-}
-
-/** The ticket left the automation while its answer was going out: what is left is not sent. */
-async function dropOutbox(ticket: TicketItem, inboundId: string): Promise<void> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const current = await getItem<TicketItem>(ticketKey(ticket.companyId, ticket.id), true);
-    if (!current || current.automation?.handled !== inboundId || (!current.automation.outbox?.length && !current.automation.after)) return;
-    try {
-      await commit(current, { ...current, automation: { ...current.automation, outbox: undefined, after: undefined } });
-      return;
-    } catch (err) {
-      if (!(err instanceof Raced)) throw err;
-      await jitter(attempt);
-    }
-  }
+  throw new Error(`automation of ticket ${ticket.id} could not settle its answer`);
 }
 
 /** The automation is over on this ticket: it waits for an agent (and the bot does not hand it over again). */
