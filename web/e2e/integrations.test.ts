@@ -238,7 +238,7 @@ describe('queue integrations page', () => {
     await expect.poll(() => page.locator('tbody tr').count(), { timeout: 15_000 }).toBe(4);
 
     // An INTEGRATION queue needs its integration; the queue dialog lists them.
-    await page.getByRole('link', { name: 'Filas & Chatbot', exact: true }).click();
+    await page.getByTestId('admin-section').getByRole('link', { name: 'Filas & Chatbot', exact: true }).click();
     await page.getByRole('heading', { name: 'Filas & Chatbot' }).waitFor();
     await page.getByRole('button', { name: 'Adicionar fila' }).click();
     const queueDialog = page.getByRole('dialog', { name: 'Adicionar fila' });
@@ -414,7 +414,7 @@ describe('plan gate', () => {
       await page.waitForURL((u) => u.pathname === '/', { timeout: 10_000 });
     }
     // The queue dialog offers no integration type and no prompt; the connection dialog neither.
-    await page.getByRole('link', { name: 'Filas & Chatbot', exact: true }).click();
+    await page.getByTestId('admin-section').getByRole('link', { name: 'Filas & Chatbot', exact: true }).click();
     await page.getByRole('button', { name: 'Adicionar fila' }).click();
     const queueDialog = page.getByRole('dialog', { name: 'Adicionar fila' });
     const option = queueDialog.getByRole('combobox', { name: 'Tipo' }).locator('option[value="INTEGRATION"]');
