@@ -175,11 +175,32 @@ export const routes: RouteDef[] = [
   r('GET', '/contact-lists/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
   r('PUT', '/contact-lists/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
   r('DELETE', '/contact-lists/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('POST', '/contact-lists/{id}/upload', 'contactLists', { admin: true, planFlag: 'useCampaigns', maxBodyBytes: 11 * 1024 * 1024 }),
   r('GET', '/contact-list-items', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
   r('POST', '/contact-list-items', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
   r('GET', '/contact-list-items/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
   r('PUT', '/contact-list-items/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
   r('DELETE', '/contact-list-items/{id}', 'contactLists', { admin: true, planFlag: 'useCampaigns' }),
+  r('GET', '/campaigns', 'campaigns', { admin: true, planFlag: 'useCampaigns' }),
+  r('POST', '/campaigns', 'campaigns', { admin: true, planFlag: 'useCampaigns' }),
+  r('GET', '/campaigns/{id}', 'campaigns', { admin: true, planFlag: 'useCampaigns' }),
+  r('PUT', '/campaigns/{id}', 'campaigns', { admin: true, planFlag: 'useCampaigns' }),
+  r('DELETE', '/campaigns/{id}', 'campaigns', { admin: true, planFlag: 'useCampaigns' }),
+  r('POST', '/campaigns/{id}/cancel', 'campaigns', { admin: true, planFlag: 'useCampaigns' }),
+  r('POST', '/campaigns/{id}/restart', 'campaigns', { admin: true, planFlag: 'useCampaigns' }),
+  r('POST', '/campaigns/{id}/media-upload', 'campaigns', { admin: true, planFlag: 'useCampaigns', maxBodyBytes: 17 * 1024 * 1024 }),
+  r('DELETE', '/campaigns/{id}/media-upload', 'campaigns', { admin: true, planFlag: 'useCampaigns' }),
+
+  // file lists (issue 20 §3; spec 002 §7): the administration section (spec 000 §2.2), not behind the campaigns gate
+  r('GET', '/files', 'files', { admin: true }),
+  r('POST', '/files', 'files', { admin: true }),
+  r('GET', '/files/{id}', 'files', { admin: true }),
+  r('PUT', '/files/{id}', 'files', { admin: true }),
+  r('DELETE', '/files/{id}', 'files', { admin: true }),
+  r('POST', '/files/uploadList/{id}', 'files', { admin: true, maxBodyBytes: 6 * 1024 * 1024 }),
+  // campaign settings (issue 20 §3): admins, behind useCampaigns and the company's campaignsEnabled
+  r('GET', '/campaign-settings', 'campaignSettings', { admin: true, planFlag: 'useCampaigns' }),
+  r('POST', '/campaign-settings', 'campaignSettings', { admin: true, planFlag: 'useCampaigns' }),
 
   // external API (connection token)
   r('POST', '/api/messages/send', 'externalApi', { auth: 'connectionToken', maxBodyBytes: 6 * 1024 * 1024 }),

@@ -14,3 +14,4 @@ export { rebuildTicketCounters } from './services/ticket-counters.js';
 export { type TicketStatus } from './services/tickets.js';
 export { seedLocal } from './services/seed.js';
 export { botMessageId } from './services/bot.js';
+export { CONTACT_LIST_EXAMPLE_ROWS, writeSpreadsheet } from './services/spreadsheets.js';

@@ -54,8 +54,14 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   quickMessages: { media: 'readwrite' },
   // Scheduled messages keep their image attachments in the media bucket.
   schedules: { media: 'readwrite' },
+  // File lists keep their options' files in the media bucket.
+  files: { media: 'readwrite' },
   // Integrations and prompts seal their secrets (KMS data keys) and open them for the Test button.
   integrations: { secrets: 'seal' },
+  // A list item's number is checked on WhatsApp (an rpc command); a spreadsheet import is a job.
+  contactLists: { sendTo: ['realtime', ...OUTBOUND_QUEUES, 'contact-list-imports'] },
+  // Campaigns keep their media in the bucket; a save or restart enqueues its start job.
+  campaigns: { media: 'readwrite', sendTo: ['realtime', 'campaigns'] },
 };
 
 const DEFAULT_SEND = ['realtime'];

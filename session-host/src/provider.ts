@@ -106,6 +106,8 @@ export interface ProviderSession {
   /** Shows "typing…" (or recording) in the customer's chat until the next message or `paused`. */
   presence(to: Peer, state: 'composing' | 'recording' | 'paused'): Promise<void>;
   checkNumber(number: string): Promise<{ exists: boolean; number?: string; lid?: string }>;
+  /** Each number (digits with country code) and whether it is on WhatsApp, in the order asked. */
+  checkNumbers(numbers: string[]): Promise<{ number: string; exists: boolean }[]>;
   addressBook(): Promise<{ number: string; name: string }[]>;
   /** Whether the session can send right now. */
   readonly connected: boolean;

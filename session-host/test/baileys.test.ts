@@ -125,6 +125,22 @@ describe('baileys provider: commands', () => {
     expect(t.last().onWhatsApp).toHaveBeenCalledWith('5511955554444');
     expect(await t.session.checkNumber('5511900000000')).toEqual({ exists: false });
   });
+
+  it('checkNumbers: one USync query; answers in the order asked, an old Brazilian account found without its ninth digit', async () => {
+    const t = await connected();
+    // Baileys answers only the accounts that exist, each under WhatsApp's own jid.
+    t.last().onWhatsApp.mockImplementationOnce(async () => [
+      { jid: '551155554444@s.whatsapp.net', exists: true },
+      { jid: '5511933332222@s.whatsapp.net', exists: true },
+    ]);
+    expect(await t.session.checkNumbers(['(11) 95555-4444', '5511900000000', '5511933332222'])).toEqual([
+      { number: '5511955554444', exists: true },
+      { number: '5511900000000', exists: false },
+      { number: '5511933332222', exists: true },
+    ]);
+    expect(t.last().onWhatsApp).toHaveBeenCalledTimes(1);
+    expect(t.last().onWhatsApp).toHaveBeenCalledWith('5511955554444', '5511900000000', '5511933332222');
+  });
 });
 
 /** A mono 16-bit PCM WAV of a 440 Hz tone, built here so the test needs no fixture. */

@@ -108,7 +108,7 @@ describe('session host commands', () => {
     expect(providers.beta.of(2)!.calls.slice(1)).toEqual(['read:W1,W2', 'edit:W3:corrigido', 'delete:W4', 'react:W5:👍', 'rejectCall:CALL1']);
   });
 
-  it('answers RPCs in the table: checkNumber, addressBook, failures and a disconnected session', async () => {
+  it('answers RPCs in the table: checkNumber, checkNumbers, addressBook, failures and a disconnected session', async () => {
     const { backend, drained } = await setup();
     const rpc = (connectionId: number, rpcId: string, call: object, companyId = 7) => backend.command({ type: 'rpc', companyId, connectionId, rpcId, call });
     rpc(1, 'r1', { op: 'checkNumber', number: '5511988887777' });
@@ -119,7 +119,12 @@ describe('session host commands', () => {
     rpc(2, 'r7', { op: 'addressBook', after: '5511911112222', limit: 1 });
     rpc(2, 'r4', { op: 'checkNumber', number: '0000000000' });
     rpc(3, 'r5', { op: 'checkNumber', number: '5511988887777' }, 8);
+    rpc(1, 'r8', { op: 'checkNumbers', numbers: ['5511988887777', '1234567'] });
     await waitFor(drained, 3000);
+    expect(backend.rpc.get('r8')).toEqual({
+      status: 'done',
+      answer: { op: 'checkNumbers', results: [{ number: '5511988887777', exists: true }, { number: '1234567', exists: false }] },
+    });
     expect(backend.rpc.get('r1')).toEqual({ status: 'done', answer: { op: 'checkNumber', exists: true, number: '5511988887777', lid: '55119888877771' } });
     expect(backend.rpc.get('r2')).toEqual({ status: 'done', answer: { op: 'checkNumber', exists: false } });
     expect(backend.rpc.get('r3')).toEqual({

@@ -301,6 +301,10 @@ export class TestSession implements ProviderSession {
     if (number === '0000000000') throw new Error('lookup failed');
     return number.startsWith('55') ? { exists: true, number, lid: `${number}1` } : { exists: false };
   }
+  async checkNumbers(numbers: string[]) {
+    this.calls.push(`checkNumbers:${numbers.join(',')}`);
+    return numbers.map((number) => ({ number, exists: number.startsWith('55') }));
+  }
   async addressBook() {
     // Out of number order on purpose: the host answers pages sorted by number.
     return [

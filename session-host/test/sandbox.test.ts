@@ -436,6 +436,10 @@ describe('sandbox network and provider', () => {
     expect((await api(net.url, 'PUT', '/phones/5511933332222', { onWhatsApp: false })).json).toEqual({ number: '5511933332222', onWhatsApp: false });
     expect(await s.checkNumber('5511933332222')).toEqual({ exists: false });
     expect(await s.checkNumber('123')).toEqual({ exists: false });
+    expect(await s.checkNumbers(['5511933332222', '5511944445555'])).toEqual([
+      { number: '5511933332222', exists: false },
+      { number: '5511944445555', exists: true },
+    ]);
     await expect(s.send(sendCmd(19, '5511933332222', 'oi'))).rejects.toThrow(/not on WhatsApp/);
     expect((await api(net.url, 'POST', '/connections/19/messages', { from: '5511933332222', body: 'oi' })).status).toBe(400);
 

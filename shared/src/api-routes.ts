@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiContact, ApiContactFull, ApiContactList, ApiContactListItem, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
+import type { ApiCampaign, ApiContact, ApiContactFull, ApiContactList, ApiContactListItem, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
 import type { Company, Connection, Plan, Queue, QueueOption, SettingItem, TicketStatus, User } from './entities.js';
 import { companySchedulesSchema, type ScheduleEntry } from './business-hours.js';
 import { connectionSchema, connectionUpdateSchema } from './schemas/connections.js';
@@ -24,9 +24,13 @@ import {
 import { quickMessageListQuerySchema, quickMessageSchema, quickMessageUpdateSchema } from './schemas/quick-messages.js';
 import { scheduleListQuerySchema, scheduleSchema, scheduleUpdateSchema, type Schedule } from './schemas/schedules.js';
 import { contactListItemSchema, contactListItemsQuerySchema, contactListItemUpdateSchema, contactListSchema, contactListsQuerySchema } from './schemas/contact-lists.js';
+import { campaignSchema, campaignsQuerySchema, campaignUpdateSchema } from './schemas/campaigns.js';
 import { integrationListQuerySchema, integrationTestSchema, promptSchema, promptUpdateSchema, queueIntegrationSchema, queueIntegrationUpdateSchema } from './schemas/integrations.js';
 import { tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema } from './schemas/tags.js';
 import { createTicketSchema, ticketCountsQuerySchema, ticketListQuerySchema, ticketNoteListSchema, ticketNoteSchema, updateTicketSchema } from './schemas/tickets.js';
+import type { ApiFileList } from './contracts.js';
+import { fileListSchema, fileListsQuerySchema, fileListUpdateSchema } from './schemas/file-lists.js';
+import { campaignSettingsSchema, type CampaignSettingEntry } from './schemas/campaign-settings.js';
 
 /**
  * The typed contracts of the routes the console calls (issue 15 §4): for each `METHOD /path` of
@@ -169,11 +173,32 @@ export const apiRoutes = {
   'GET /contact-lists/{id}': {},
   'PUT /contact-lists/{id}': { body: contactListSchema },
   'DELETE /contact-lists/{id}': {},
+  'POST /contact-lists/{id}/upload': {},
   'GET /contact-list-items': { query: contactListItemsQuerySchema },
   'POST /contact-list-items': { body: contactListItemSchema },
   'GET /contact-list-items/{id}': {},
   'PUT /contact-list-items/{id}': { body: contactListItemUpdateSchema },
   'DELETE /contact-list-items/{id}': {},
+  'GET /campaigns': { query: campaignsQuerySchema },
+  'POST /campaigns': { body: campaignSchema },
+  'GET /campaigns/{id}': {},
+  'PUT /campaigns/{id}': { body: campaignUpdateSchema },
+  'DELETE /campaigns/{id}': {},
+  'POST /campaigns/{id}/cancel': {},
+  'POST /campaigns/{id}/restart': {},
+  'POST /campaigns/{id}/media-upload': {},
+  'DELETE /campaigns/{id}/media-upload': {},
+  // file lists (issue 20 §3; spec 002 §7): admins
+  'GET /files': { query: fileListsQuerySchema },
+  'POST /files': { body: fileListSchema },
+  'GET /files/{id}': {},
+  'PUT /files/{id}': { body: fileListUpdateSchema },
+  'DELETE /files/{id}': {},
+  /** Multipart: `files` (one per option), `id` (the option of each file, by position), `fileId`, `typeArch=fileList`. */
+  'POST /files/uploadList/{id}': {},
+  // campaign settings (issue 20 §3; spec 002 §7): admins, behind useCampaigns
+  'GET /campaign-settings': {},
+  'POST /campaign-settings': { body: campaignSettingsSchema },
   // the external API (a connection's token)
   'POST /api/messages/send': {},
   // settings
@@ -351,11 +376,34 @@ export interface ApiAnswers {
   'GET /contact-lists/{id}': ApiContactList;
   'PUT /contact-lists/{id}': ApiContactList;
   'DELETE /contact-lists/{id}': void;
+  /** Multipart `file` (.csv, .xls, .xlsx): 202 with the list, its `import` running in the background. */
+  'POST /contact-lists/{id}/upload': ApiContactList;
   'GET /contact-list-items': ListPage<'contacts', ApiContactListItem>;
   'POST /contact-list-items': ApiContactListItem;
   'GET /contact-list-items/{id}': ApiContactListItem;
   'PUT /contact-list-items/{id}': ApiContactListItem;
   'DELETE /contact-list-items/{id}': void;
+  'GET /campaigns': ListPage<'records', ApiCampaign>;
+  'POST /campaigns': ApiCampaign;
+  'GET /campaigns/{id}': ApiCampaign;
+  'PUT /campaigns/{id}': ApiCampaign;
+  'DELETE /campaigns/{id}': void;
+  'POST /campaigns/{id}/cancel': ApiCampaign;
+  'POST /campaigns/{id}/restart': ApiCampaign;
+  /** Multipart `file` (as other attachments: type by its bytes, 16 MB at most). */
+  'POST /campaigns/{id}/media-upload': ApiCampaign;
+  'DELETE /campaigns/{id}/media-upload': ApiCampaign;
+  'GET /files': ListPage<'files', ApiFileList>;
+  'POST /files': ApiFileList;
+  'GET /files/{id}': ApiFileList;
+  'PUT /files/{id}': ApiFileList;
+  'DELETE /files/{id}': void;
+  /** The list with the uploaded files on their options. */
+  'POST /files/uploadList/{id}': ApiFileList;
+  /** The settings as the spec's key/value list, each value JSON-encoded, defaults filled. */
+  'GET /campaign-settings': CampaignSettingEntry[];
+  /** The settings as saved, in the same list. */
+  'POST /campaign-settings': CampaignSettingEntry[];
   'POST /api/messages/send': { mensagem: string };
   'GET /settings': SettingItem[];
   'GET /settings/{key}': SettingItem;

@@ -171,8 +171,86 @@ export interface ApiContactList {
   companyId: number;
   name: string;
   contactsCount: number;
+  /** The latest spreadsheet import into the list (running or its report), absent before the first. */
+  import?: ContactListImport;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * A campaign as the API answers it (spec 002 §3; issue 20 §3). `counts` move with each shipment;
+ * `error` says why a campaign stopped on its own (shown in the table, cleared by a restart).
+ */
+export interface ApiCampaign {
+  id: number;
+  companyId: number;
+  name: string;
+  message1: string;
+  message2: string;
+  message3: string;
+  message4: string;
+  message5: string;
+  confirmationMessage1: string;
+  confirmationMessage2: string;
+  confirmationMessage3: string;
+  confirmationMessage4: string;
+  confirmationMessage5: string;
+  status: import('./schemas/campaigns.js').CampaignStatus;
+  confirmation: boolean;
+  /** ISO instant; the console shows and edits it on the company's wall clock. */
+  scheduledAt: string | null;
+  completedAt: string | null;
+  whatsappId: number | null;
+  contactListId: number | null;
+  /** A tag whose contacts are the recipients; null is the dialog's "Nenhuma". */
+  tagListId: number | null;
+  fileListId: number | null;
+  mediaPath: string | null;
+  mediaName: string | null;
+  /** A short-lived URL of the campaign media, when there is one. */
+  mediaUrl: string | null;
+  contactList: { id: number; name: string; contactsCount: number } | null;
+  whatsapp: { id: number; name: string; status: string } | null;
+  counts: CampaignCounts;
+  error: { code: import('./schemas/campaigns.js').CampaignErrorCode; at: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The report's counts (spec 002 §2): recipients planned, and where their shipments stand. */
+export interface CampaignCounts {
+  recipients: number;
+  delivered: number;
+  confirmationRequested: number;
+  confirmed: number;
+  failed: number;
+}
+
+/** Why an imported row was not added (the console translates each). */
+export type ContactListImportReason = 'nameTooShort' | 'nameTooLong' | 'numberInvalid' | 'emailInvalid' | 'duplicated' | 'duplicatedInFile';
+
+/**
+ * A spreadsheet import (`POST /contact-lists/{id}/upload`, issue 20 §2): done in the background,
+ * its progress and report kept on the list and announced with the list's live updates.
+ */
+export interface ContactListImport {
+  id: string;
+  status: 'running' | 'done' | 'failed';
+  fileName: string;
+  /** Data rows in the file. */
+  total: number;
+  /** Rows handled so far (imported + duplicated + invalid when done). */
+  processed: number;
+  imported: number;
+  duplicated: number;
+  invalid: number;
+  /** Imported numbers found on WhatsApp / not found (the rest are unknown: no connected default connection). */
+  whatsappValid: number;
+  whatsappInvalid: number;
+  /** The first rejected rows (spreadsheet row numbers, the header being row 1). */
+  errors: { row: number; reason: ContactListImportReason }[];
+  startedAt: string;
+  finishedAt?: string;
 }
 
 /** A contact list's item; `isWhatsappValid` null until the number is checked on WhatsApp. */
@@ -225,6 +303,31 @@ export interface ApiPrompt {
   voiceKey: string | null;
   voiceRegion: string | null;
   baseUrl: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * One option of a file list (spec 002 §3: name, path, mediaType, id): `path` is the stored file's
+ * name (spaces as underscores), `mediaName` the name it was uploaded with, `mediaType` its checked
+ * content type; all null until a file is uploaded. The file as a short-lived URL, like quick replies.
+ */
+export interface ApiFileListOption {
+  id: number;
+  name: string;
+  path: string | null;
+  mediaName: string | null;
+  mediaType: string | null;
+  mediaUrl: string | null;
+}
+
+/** A file list (spec 002 §3): a message and its options, each with (at most) one file. */
+export interface ApiFileList {
+  id: number;
+  companyId: number;
+  name: string;
+  message: string;
+  options: ApiFileListOption[];
   createdAt: string;
   updatedAt: string;
 }

@@ -68,6 +68,8 @@ export interface User {
   contacts?: number;
   company?: Pick<Company, 'id' | 'name' | 'dueDate' | 'status' | 'settings' | 'trialExpiration' | 'email'> & {
     plan?: Plan;
+    /** The company's own campaigns switch (with the plan's `useCampaigns`, the campaigns gate). */
+    campaignsEnabled?: boolean;
   };
   createdAt: string;
   updatedAt: string;

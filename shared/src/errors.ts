@@ -55,6 +55,19 @@ export const ERROR_CODES = [
   'ERR_PROMPT_IN_USE',
   'ERR_INTEGRATION_TEST_FAILED',
   'ERR_DUPLICATED_LIST_ITEM',
+  /** A contact list already has an import running (one at a time per list). */
+  'ERR_IMPORT_RUNNING',
+  /** Campaigns (spec 002 §4): edits only while INATIVA or scheduled over an hour ahead; no delete while running. */
+  'ERR_CAMPAIGN_NOT_EDITABLE',
+  'ERR_CAMPAIGN_IN_PROGRESS',
+  'ERR_CAMPAIGN_NOT_RUNNING',
+  'ERR_CAMPAIGN_NOT_CANCELLED',
+  /** Spreadsheet imports refused as a whole (400, field `file`; nothing imported). */
+  'ERR_SPREADSHEET_EMPTY',
+  'ERR_SPREADSHEET_TOO_LARGE',
+  'ERR_SPREADSHEET_TOO_MANY_ROWS',
+  'ERR_SPREADSHEET_TYPE',
+  'ERR_SPREADSHEET_NO_NUMBER_COLUMN',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

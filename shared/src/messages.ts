@@ -29,6 +29,18 @@ export const MSG = {
   promptQueueRequired: 'Informe o setor',
   integrationRequired: 'Escolha a integração da fila',
   secretRetype: 'Digite a chave novamente (a guardada não é mostrada nem levada a outro endereço)',
+  /** Spec 002 §5: a file list's name under 3 characters. */
+  nomeMuitoCurto: 'nome muito curto',
+  fileListTooManyOptions: 'Uma lista pode ter no máximo 20 arquivos',
+  variableKeyInvalid: 'Use apenas letras, números e _ no atalho',
+  variableTaken: 'Já existe uma variável com este atalho',
+  variableReserved: 'Este atalho já é uma variável do sistema ({nome}, {numero}, {email})',
+  tooManyVariables: 'No máximo 50 variáveis',
+  /** Campaigns (issue 20 §5). */
+  campaignNoMessage: 'Escreva ao menos uma mensagem',
+  campaignPastDate: 'A data agendada já passou',
+  campaignNoRecipients: 'Escolha uma lista de contatos ou uma tag',
+  campaignConnectionNotConnected: 'A conexão não está conectada',
 } as const;
 
 export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';

@@ -1,6 +1,7 @@
-import type { ApiContact, ApiContactList, ApiContactListItem, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, TagCounts } from './contracts.js';
+import type { ApiCampaign, ApiContact, ApiContactList, ApiContactListItem, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, TagCounts } from './contracts.js';
 import type { Connection, Queue, SettingItem, User } from './entities.js';
 import type { Schedule } from './schemas/schedules.js';
+import type { ApiFileList } from './contracts.js';
 
 /**
  * The realtime channel (DESIGN §5). Frames are JSON.
@@ -29,7 +30,9 @@ export type CompanyEventKind =
   | 'queueIntegration'
   | 'prompt'
   | 'ContactList'
-  | 'ContactListItem';
+  | 'ContactListItem'
+  | 'FileList'
+  | 'Campaign';
 
 /** The name of a company's event of one kind, typed so its payload can be looked up (`EventData`). */
 export type CompanyEventName<K extends CompanyEventKind = CompanyEventKind> = `company-${number}-${K}`;
@@ -64,6 +67,9 @@ export interface CompanyEventData {
   ContactList: { action: 'create' | 'update'; record: ApiContactList } | { action: 'delete'; id: number };
   /** Carries the item's list: a list's page keeps only its own. */
   ContactListItem: { action: 'create' | 'update'; record: ApiContactListItem } | { action: 'delete'; id: number; contactListId: number };
+  FileList: { action: 'create' | 'update'; record: ApiFileList } | { action: 'delete'; id: number };
+  /** Also each shipment's count change (the report refreshes live). */
+  Campaign: { action: 'create' | 'update'; record: ApiCampaign } | { action: 'delete'; id: number };
 }
 
 /** The payload of the event named `E` (`unknown` for names outside the map). */

@@ -80,6 +80,9 @@ export const waKeySchema = z.object({
 });
 export type WaKey = z.infer<typeof waKeySchema>;
 
+/** Numbers asked in one `checkNumbers` question. */
+export const CHECK_NUMBERS_BATCH = 100;
+
 const base = {
   v: z.literal(1),
   /** Unique per event; the FIFO deduplication id. */
@@ -179,6 +182,8 @@ export const outboundCommandSchema = z.discriminatedUnion('type', [
     rpcId: z.string(),
     call: z.discriminatedUnion('op', [
       z.object({ op: z.literal('checkNumber'), number: z.string() }),
+      // Many numbers in one question (a contact-list import checks its rows in batches).
+      z.object({ op: z.literal('checkNumbers'), numbers: z.array(z.string()).min(1).max(CHECK_NUMBERS_BATCH) }),
       // A page of the address book in number order: the entries after `after`, at most `limit`.
       z.object({ op: z.literal('addressBook'), after: z.string().max(64).optional(), limit: z.number().int().positive().max(5000).optional() }),
     ]),
@@ -224,8 +229,19 @@ export const MEDIA_PLACEHOLDER: Partial<Record<MediaType, string>> = {
 };
 
 /** Answers of the `rpc` command, as written to the table. */
+/**
+ * Whether two numbers are one WhatsApp account: the same digits, or a Brazilian mobile written with
+ * and without its ninth digit (WhatsApp answers older accounts without it).
+ */
+export function sameWhatsAppNumber(a: string, b: string): boolean {
+  if (a === b) return true;
+  const withoutNinth = (n: string) => (/^55\d{2}9\d{8}$/.test(n) ? n.slice(0, 4) + n.slice(5) : n);
+  return withoutNinth(a) === withoutNinth(b);
+}
+
 export type RpcAnswer =
   | { op: 'checkNumber'; exists: boolean; number?: string; lid?: string }
+  | { op: 'checkNumbers'; results: { number: string; exists: boolean }[] }
   | { op: 'addressBook'; contacts: AddressBookEntry[]; total?: number; offset?: number };
 
 export type AddressBookEntry = { number: string; name: string };

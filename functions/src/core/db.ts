@@ -176,19 +176,22 @@ export const isTransactionConflict = (err: unknown) =>
 export const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, 10 * 2 ** attempt * (0.5 + Math.random())));
 
 /** Allocates the next id of an entity within a company (or globally with companyId 0). */
-export async function nextId(companyId: number, entity: string): Promise<number> {
+export const nextId = (companyId: number, entity: string): Promise<number> => reserveIds(companyId, entity, 1);
+
+/** Reserves `n` consecutive ids with one counter update; answers the first. */
+export async function reserveIds(companyId: number, entity: string, n: number): Promise<number> {
   const key = companyId === 0 ? keys.globalCounter(entity) : keys.counter(companyId, entity);
   const out = await tablePort().send(
     new UpdateCommand({
       TableName: table(),
       Key: key,
-      UpdateExpression: 'ADD #v :one',
+      UpdateExpression: 'ADD #v :n',
       ExpressionAttributeNames: { '#v': 'value' },
-      ExpressionAttributeValues: { ':one': 1 },
+      ExpressionAttributeValues: { ':n': n },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Number(out.Attributes?.value);
+  return Number(out.Attributes?.value) - n + 1;
 }
 
 export const tx = {

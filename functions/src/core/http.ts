@@ -36,6 +36,8 @@ export interface Reply<T = unknown> {
 export const reply = <T>(status: number, body?: T, headers?: Record<string, string>): Reply<T> => ({ status, body, headers });
 export const noContent = (): Reply<never> => ({ status: 204 });
 export const created = <T>(body: T): Reply<T> => ({ status: 201, body });
+/** Taken, finished in the background (the body says where it stands). */
+export const accepted = <T>(body: T): Reply<T> => ({ status: 202, body });
 
 export type RouteImpl = (req: Request<any>) => Promise<Reply | unknown>;
 

@@ -40,15 +40,18 @@ export interface CommandQueue {
 /** The workers' job queues (fed by the sweeper, and by sends for their timeout). Answers how many bodies were not enqueued. */
 export interface JobQueues {
   /** `delaySeconds` (at most 900, SQS's limit) keeps the jobs invisible that long. */
-  enqueue(queue: 'ticket-timers' | 'schedules', bodies: object[], delaySeconds?: number): Promise<number>;
+  enqueue(queue: 'ticket-timers' | 'schedules' | 'campaigns', bodies: object[], delaySeconds?: number): Promise<number>;
   /**
    * One job on a FIFO queue: jobs of one `group` are handled in order, one at a time; a second job
    * with the same `dedupId` within five minutes is dropped.
    */
-  enqueueOrdered(queue: 'automation', body: object, group: string, dedupId: string): Promise<void>;
+  enqueueOrdered(queue: OrderedQueue, body: object, group: string, dedupId: string): Promise<void>;
   /** Keeps a received job invisible `seconds` more (a retry later, holding its FIFO group meanwhile). */
-  retryLater(queue: 'automation', receiptHandle: string, seconds: number): Promise<void>;
+  retryLater(queue: OrderedQueue, receiptHandle: string, seconds: number): Promise<void>;
 }
+
+/** The FIFO job queues (workers/manifest.ts). */
+export type OrderedQueue = 'automation' | 'contact-list-imports';
 
 /** Media objects under the company's prefix. */
 export interface MediaStore {

@@ -4,7 +4,7 @@ import { sendCommand } from './commands.js';
 import { keys } from '../table/keys.js';
 import { uuid } from './ports.js';
 
-type Call = { op: 'checkNumber'; number: string } | { op: 'addressBook'; after?: string; limit?: number };
+type Call = { op: 'checkNumber'; number: string } | { op: 'checkNumbers'; numbers: string[] } | { op: 'addressBook'; after?: string; limit?: number };
 
 /**
  * Asks the session host a question and waits for its answer in the table. Works the same in AWS

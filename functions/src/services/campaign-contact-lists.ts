@@ -52,7 +52,7 @@ interface Pointer {
 }
 
 export const toApiContactList = (l: ContactListRecord): ApiContactList => {
-  const { deleting: _d, ...rest } = clean(l as ContactListRecord & { deleting?: boolean });
+  const { deleting: _d, importRun: _r, ...rest } = clean(l as ContactListRecord & { deleting?: boolean });
   return rest;
 };
 
@@ -61,7 +61,7 @@ export const toApiContactListItem = (i: ContactListEntryItem): ApiContactListIte
   return rest;
 };
 
-async function announceList(companyId: number, data: CompanyEventData['ContactList']) {
+export async function announceList(companyId: number, data: CompanyEventData['ContactList']) {
   await publish({ companyId, event: companyEvent(companyId, 'ContactList'), data, audience: [{ kind: 'admins' }] });
 }
 async function announceItem(companyId: number, data: CompanyEventData['ContactListItem']) {
@@ -201,7 +201,7 @@ async function whatsappValidity(identity: Identity, number: string): Promise<boo
   }
 }
 
-const searchText = (name: string, number: string, email: string) => `${fold(name)} ${number} ${email.toLowerCase()}`;
+export const itemSearchText = (name: string, number: string, email: string) => `${fold(name)} ${number} ${email.toLowerCase()}`;
 
 export async function createContactListItem(identity: Identity, body: unknown): Promise<ApiContactListItem> {
   const data = parseOrThrow(contactListItemSchema, body);
@@ -223,7 +223,7 @@ export async function createContactListItem(identity: Identity, body: unknown): 
     number: data.number,
     email,
     isWhatsappValid,
-    search: searchText(data.name, data.number, email),
+    search: itemSearchText(data.name, data.number, email),
     createdAt: now,
     updatedAt: now,
   };
@@ -257,7 +257,7 @@ export async function updateContactListItem(identity: Identity, id: number, body
     number,
     email,
     isWhatsappValid: numberChanged ? await whatsappValidity(identity, number) : current.isWhatsappValid,
-    search: searchText(name, number, email),
+    search: itemSearchText(name, number, email),
     updatedAt: nowIso(),
   };
   const partition = contactListItemsPartition(companyId, current.contactListId);

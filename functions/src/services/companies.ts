@@ -11,6 +11,7 @@ import {
 } from '@balcao/shared';
 import { clean, getItem, nextId, queryAll, queryIndexAll, transact, tx, updateItem, deleteItem } from '../core/db.js';
 import { keys, integrationsPartition, promptsPartition } from '../table/keys.js';
+import { deleteCompanyFileLists } from './file-lists.js';
 import { invalidateCompanyCache } from '../core/identity.js';
 import { defaultSettingItems, listSettings } from './settings.js';
 import { getPlan, toPlan } from './plans.js';
@@ -206,5 +207,7 @@ async function removeCompanyRecords(company: CompanyItem) {
   for (const partition of [integrationsPartition(company.id), promptsPartition(company.id)]) {
     for (const it of await queryAll<{ PK: string; SK: string }>(partition)) await deleteItem({ PK: it.PK, SK: it.SK });
   }
+  // Its file lists and their stored files (its campaign settings are in its own partition, above).
+  await deleteCompanyFileLists(company.id);
   await deleteItem(keys.uniqueCompanyEmail(company.email));
 }

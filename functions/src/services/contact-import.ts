@@ -1,9 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { AppError, IMPORT_MAX_ROWS, addressBookPage, companyEvent, contactImportRowSchema, contactImportSchema, parseOrThrow, type ContactImportRow } from '@balcao/shared';
-import { nowIso, table } from '../core/ports.js';
-import { env } from '../core/env.js';
+import { nowIso } from '../core/ports.js';
 import { log } from '../core/observability.js';
-import { batchGet, getItem, transact, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
+import { batchGet, getItem, reserveIds, transact, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import { connectionKey, contactKey, contactsIndexKeys, keys, numberMarker } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { askSessionHost } from '../core/rpc.js';
@@ -50,21 +48,6 @@ function rowsOf(body: Record<string, unknown>): unknown[] {
     throw new AppError(400, 'ERR_VALIDATION', { message, fields: [{ field: 'body', message }] });
   }
   return list;
-}
-
-/** Reserves `n` consecutive ids with one counter update. */
-async function reserveIds(companyId: number, n: number): Promise<number> {
-  const out = await table().send(
-    new UpdateCommand({
-      TableName: env.tableName,
-      Key: keys.counter(companyId, 'contact'),
-      UpdateExpression: 'ADD #v :n',
-      ExpressionAttributeNames: { '#v': 'value' },
-      ExpressionAttributeValues: { ':n': n },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return Number(out.Attributes?.value) - n + 1;
 }
 
 function newContact(companyId: number, id: number, row: ContactImportRow, now: string, whatsappId: number | null): ContactItem {
@@ -210,7 +193,7 @@ async function importRows(companyId: number, raw: unknown[], whatsappId: number 
     // New numbers: ids reserved at once; each contact goes with its number marker and its search
     // tokens, packed into transactions of up to 100 items (about 6 contacts), several at once: a
     // contact is never stored unsearchable, and a number taken meanwhile writes nothing at all.
-    const first = await reserveIds(companyId, fresh.length);
+    const first = await reserveIds(companyId, 'contact', fresh.length);
     const items = fresh.map((r, i) => {
       const c = newContact(companyId, first + i, r.data, now, whatsappId);
       return { r, c, writes: createItems(companyId, c) };

@@ -10,6 +10,7 @@ import { changeMessage, loadTicketAndContact, markSendFailed, patchMessage, publ
 import { settingValue } from './settings.js';
 import { sendInTicket } from './outbound.js';
 import { runBot } from './bot.js';
+import { confirmCampaignReply } from './campaign-dispatch.js';
 import { nowMs } from '../core/ports.js';
 import { handleRatingAnswer, ticketAwaitingRating } from './ticket-rating.js';
 import { connectionKey } from '../table/keys.js';
@@ -95,6 +96,8 @@ async function onMessage(e: Of<'message'>) {
   if (!stored) return; // a concurrent redelivery stored it first
   if (!e.fromMe) count('MessagesIn');
   await publishNewMessage(stored.message, stored.ticket, contact);
+  // A reply to a campaign's confirmation message sends the campaign message (server-behaviour §10).
+  if (!e.fromMe && contact.campaignConfirm) await confirmCampaignReply(contact);
   // The automation step (§2 step 7). A failure throws: the queue delivers the event again and the
   // bot, which keys its replies on this message, finishes without repeating itself.
   await runBot({ ticket: stored.ticket, contact, connection, message: stored.message });

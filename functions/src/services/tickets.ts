@@ -77,6 +77,11 @@ export async function findOrCreateTicket(
   connectionId: number,
   contact: ContactViewSource & { id: number },
   now = nowMs(),
+  /**
+   * `closed`: what a campaign sends through (decision 55): the contact's open ticket, else a new
+   * one created closed (a bulk send fills no queue; a reply reopens it by the rule above).
+   */
+  mode: 'inbound' | 'closed' = 'inbound',
 ): Promise<{ ticket: TicketItem; created: boolean; reopened: boolean }> {
   const marker = currentMarker(companyId, connectionId, contact.id);
   for (let attempt = 0; attempt < 6; attempt++) {
@@ -86,7 +91,7 @@ export async function findOrCreateTicket(
       if (ticket && ticket.status !== 'closed') return { ticket, created: false, reopened: false };
     }
     const iso = new Date(now).toISOString();
-    if (cur && cur.status === 'closed' && cur.closedAt && now - Date.parse(cur.closedAt) < TWO_HOURS_MS) {
+    if (mode === 'inbound' && cur && cur.status === 'closed' && cur.closedAt && now - Date.parse(cur.closedAt) < TWO_HOURS_MS) {
       const ticket = await getItem<TicketItem>(ticketKey(companyId, cur.ticketId), true);
       if (ticket) {
         const guard = ticketGuard(ticket);
@@ -119,7 +124,10 @@ export async function findOrCreateTicket(
       }
     }
     const id = await nextId(companyId, 'ticket');
-    const ticket = newTicketItem({ companyId, id, status: 'pending', userId: null, queueId: null, contact, whatsappId: connectionId, at: iso });
+    const status = mode === 'closed' ? 'closed' : 'pending';
+    const ticket = newTicketItem({ companyId, id, status, userId: null, queueId: null, contact, whatsappId: connectionId, at: iso });
+    // Never waiting in a queue: no wait time in the reports.
+    if (status === 'closed') Object.assign(ticket, { queuedAt: null });
     const markerCondition = cur ? '#s = :c AND ticketId = :old' : 'attribute_not_exists(PK)';
     const markerValues = cur ? { ':c': 'closed', ':old': cur.ticketId } : undefined;
     try {
@@ -128,7 +136,7 @@ export async function findOrCreateTicket(
           {
             Put: {
               TableName: process.env.TABLE_NAME!,
-              Item: { ...marker, entity: 'currentTicket', ticketId: id, status: 'pending' },
+              Item: { ...marker, entity: 'currentTicket', ticketId: id, status, ...(status === 'closed' ? { closedAt: iso } : {}) },
               ConditionExpression: markerCondition,
               ExpressionAttributeNames: cur ? { '#s': 'status' } : undefined,
               ExpressionAttributeValues: markerValues,

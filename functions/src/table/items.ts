@@ -1,12 +1,17 @@
 import type {
+  ApiCampaign,
   ApiContactList,
   ApiContactListItem,
+  ApiFileList,
+  ApiFileListOption,
+  CampaignSettings,
   ApiPrompt,
   ApiQueueIntegration,
   Company,
   Connection,
   ContactFields,
   FormValidation,
+  ListImportRow,
   InboundMediaError,
   MediaType,
   MessageFields,
@@ -126,6 +131,8 @@ export interface ContactItem extends ContactFields {
   PK: string;
   SK: string;
   entity: 'contact';
+  /** A campaign awaits this contact's reply to its confirmation message (campaign-dispatch.ts). */
+  campaignConfirm?: { campaignId: number; connectionId: number };
   GSI1PK: string;
   GSI1SK: string;
   /** Contacts of a specific attendant (sparse: only with `userId`). */
@@ -471,6 +478,29 @@ export interface ContactListRecord extends ApiContactList {
   PK: string;
   SK: string;
   entity: 'contactList';
+  /** Where the running import stands (never answered): `import` is what people see of it. */
+  importRun?: ContactListImportRun;
+}
+
+/** The import worker's place: chunk `nextChunk` of `chunks` is next; row i of chunk c gets id `firstId + c × CHUNK + i`. */
+export interface ContactListImportRun {
+  id: string;
+  chunks: number;
+  nextChunk: number;
+  firstId: number;
+  /** The default connection asked whether numbers are on WhatsApp (none connected: not checked). */
+  connectionId: number | null;
+}
+
+/** One chunk of an import's checked rows (`contactListImportChunkKey`), with their WhatsApp answers once asked. */
+export interface ContactListImportChunk {
+  PK: string;
+  SK: string;
+  entity: 'contactListImportChunk';
+  rows: ListImportRow[];
+  /** Per row: on WhatsApp, not, or unknown (null); saved before any item is written, so a rerun asks nothing twice. */
+  valid?: (boolean | null)[];
+  ttl: number;
 }
 
 /** An item of a contact list, in its list's partition by folded name (`contactListItemSk`). */
@@ -480,4 +510,104 @@ export interface ContactListEntryItem extends ApiContactListItem {
   entity: 'contactListItem';
   /** Folded name, number and e-mail: what the list's search looks in. */
   search: string;
+}
+
+/** A file list's option as stored: its file's S3 key (`c/<cid>/file-lists/…`, never answered) and size. */
+export interface FileListOptionItem extends Omit<ApiFileListOption, 'mediaUrl'> {
+  mediaKey: string | null;
+  mediaSize: number | null;
+}
+
+/** A file list (issue 20 §3) with its options inside; `lastOptionId` numbers the list's options. */
+export interface FileListRecord extends Omit<ApiFileList, 'options'> {
+  PK: string;
+  SK: string;
+  entity: 'fileList';
+  /** Who created it. */
+  userId: number;
+  options: FileListOptionItem[];
+  lastOptionId: number;
+}
+
+/** A company's campaign settings (one item; defaults stand for what was never saved). */
+export interface CampaignSettingsItem extends CampaignSettings {
+  PK: string;
+  SK: string;
+  entity: 'campaignSettings';
+  companyId: number;
+  updatedAt: string;
+}
+
+/** A campaign (issue 20 §3): the API's fields, its media object and the dispatcher's state. */
+export interface CampaignItem extends Omit<ApiCampaign, 'contactList' | 'whatsapp' | 'mediaUrl' | 'counts'> {
+  PK: string;
+  SK: string;
+  entity: 'campaign';
+  GSI4PK?: string;
+  GSI4SK?: string;
+  mediaKey: string | null;
+  mediaType: string | null;
+  mediaSize: number | null;
+  /** Counts, moved with each shipment (never recounted). */
+  recipients: number;
+  delivered: number;
+  confirmationRequested: number;
+  confirmed: number;
+  failed: number;
+  /** Recipients written (the start job's first step); a restart plans nothing again. */
+  planned: boolean;
+  /** The last shipment key handed out in this run; a restart starts over (delivered ones are skipped). */
+  cursor: string | null;
+  /** Set by a restart: the start job puts the failed shipments back first. */
+  retryFailed?: boolean;
+}
+
+export type ShipmentStatus = 'pending' | 'sending' | 'confirming' | 'confirmed' | 'delivered' | 'failed';
+
+/** One recipient of a campaign (`shipmentKey`: by number). */
+export interface ShipmentItem {
+  PK: string;
+  SK: string;
+  entity: 'shipment';
+  companyId: number;
+  campaignId: number;
+  number: string;
+  name: string;
+  email: string;
+  /** The message variant (1-5) drawn for this recipient at planning. */
+  variant: number;
+  status: ShipmentStatus;
+  /** What the claim is sending: the confirmation request or the campaign message. */
+  phase?: 'confirm' | 'final';
+  sendingAt?: string;
+  contactId?: number;
+  ticketId?: number;
+  confirmationRequestedAt?: string;
+  confirmedAt?: string;
+  deliveredAt?: string;
+  error?: string;
+}
+
+/** A connection's dispatch lane (decision 55). */
+export interface LaneItem {
+  PK: string;
+  SK: string;
+  entity: 'lane';
+  companyId: number;
+  connectionId: number;
+  /** Epoch ms of the next free slot. */
+  nextAt: number;
+  /** Messages since the last long pause. */
+  sent: number;
+  /** The chain of jobs that owns the lane; null while idle. */
+  chainId: string | null;
+  /** When the lane's job last ran (the sweeper restarts a chain that stopped). */
+  beatAt: number;
+  /** Campaigns sending through the lane, served in turn. */
+  campaigns: number[];
+  turn: number;
+  /** Confirmed recipients whose campaign message goes next. */
+  ready: { campaignId: number; number: string }[];
+  /** Since when the connection is seen down (campaigns stop after a grace period). */
+  downSince?: number | null;
 }

@@ -250,3 +250,37 @@ export const contactListItemPrefix = () => 'I#';
 export const contactListNumberMarker = (cid: number, listId: number, number: string) => ({ PK: contactListItemsPartition(cid, listId), SK: `N#${number}` });
 /** Which list and sort key an item has (the routes name only the item). */
 export const contactListItemPointer = (cid: number, id: number) => ({ PK: `C#${cid}`, SK: `CLITEM#${pad(id)}` });
+/** A spreadsheet import's checked rows, a chunk each, in the list's partition until the import takes them. */
+export const contactListImportChunkKey = (cid: number, listId: number, importId: string, chunk: number) => ({
+  PK: contactListItemsPartition(cid, listId),
+  SK: `M#${importId}#${pad(chunk)}`,
+});
+
+// ------------------------------------------------------------------ file lists and campaign settings (issue 20 §3)
+
+/** A company's file lists: one partition (listed whole: tens of lists, each with its options inside). */
+export const fileListsPartition = (cid: number) => `C#${cid}#FLIST`;
+export const fileListKey = (cid: number, id: number) => ({ PK: fileListsPartition(cid), SK: `F#${pad(id)}` });
+export const fileListPrefix = () => 'F#';
+/** A company's campaign settings: one item in its own partition (removed with the company). */
+export const campaignSettingsKey = (cid: number) => ({ PK: company(cid), SK: 'CAMPAIGNCFG' });
+
+// ------------------------------------------------------------------ campaigns (issue 20 §3-§4, decision 55)
+
+/** A company's campaigns: one partition (listed whole: tens to hundreds). */
+export const campaignsPartition = (cid: number) => `C#${cid}#CAMP`;
+export const campaignKey = (cid: number, id: number) => ({ PK: campaignsPartition(cid), SK: `K#${pad(id)}` });
+export const campaignPrefix = () => 'K#';
+/** Scheduled campaigns to start (sparse GSI4 while PROGRAMADA), split like the schedules' index. */
+export const CAMPAIGN_DUE_SHARDS = 4;
+export const campaignDuePartition = (shard: number) => `CAMPDUE#${shard}`;
+export const campaignDueKeys = (cid: number, id: number, at: string) => ({ GSI4PK: campaignDuePartition((cid + id) % CAMPAIGN_DUE_SHARDS), GSI4SK: `${at}#${cid}#${pad(id)}` });
+/** One campaign's shipments, a conditional item per recipient number (never two sends to one number). */
+export const shipmentsPartition = (cid: number, campaignId: number) => `C#${cid}#CSHIP#${pad(campaignId)}`;
+export const shipmentKey = (cid: number, campaignId: number, number: string) => ({ PK: shipmentsPartition(cid, campaignId), SK: `S#${number}` });
+export const shipmentPrefix = () => 'S#';
+/** A connection's dispatch lane: its pace and the campaigns sending through it. */
+export const laneKey = (cid: number, connectionId: number) => ({ PK: `C#${cid}#LANE`, SK: `W#${pad(connectionId)}` });
+/** Lanes with work, across companies: what the sweeper watches (a lane whose chain of jobs stopped is restarted). */
+export const ACTIVE_LANES = 'CAMPLANES';
+export const activeLaneMarker = (cid: number, connectionId: number) => ({ PK: ACTIVE_LANES, SK: `${cid}#${pad(connectionId)}` });

@@ -79,6 +79,31 @@ export const queues: QueueDef[] = [
     visibilityTimeoutSeconds: 360,
     maxReceiveCount: 8,
   },
+  {
+    // Campaign starts and lane steps (services/campaign-dispatch.ts): delayed to their second, each
+    // idempotent (claims in the table), so a standard queue's duplicates and order do not matter.
+    name: 'campaigns',
+    envVar: 'CAMPAIGNS_QUEUE_URL',
+    fifo: false,
+    worker: 'campaigns',
+    batchSize: 10,
+    // A lane step sends one recipient's messages (a few media parts at most).
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+  },
+  {
+    // Contact-list spreadsheet imports (services/contact-list-import.ts): one list's import steps in
+    // order, each a run of chunks that hands the rest to a next step before its time ends.
+    name: 'contact-list-imports',
+    envVar: 'CONTACT_LIST_IMPORTS_QUEUE_URL',
+    fifo: true,
+    worker: 'contact-list-imports',
+    batchSize: 1,
+    // The worker (a third of this: 2 minutes) starts a chunk only with a minute left; a chunk of
+    // 500 rows is 5 WhatsApp questions and 16 transactions.
+    visibilityTimeoutSeconds: 360,
+    maxReceiveCount: 5,
+  },
   ...Array.from({ length: SHARDS }, (_, shard): QueueDef => ({
     // Commands for the session host that owns the shard, grouped per connection. Short visibility,
     // renewed while a command is handled: a dead host's commands come back within seconds.

@@ -3,12 +3,13 @@ import { count, log } from '../core/observability.js';
 import { expireStalePresence } from '../services/presence.js';
 import { sweepTicketTimers } from '../services/ticket-timers.js';
 import { sweepSchedules } from '../services/schedules.js';
+import { sweepCampaigns } from '../services/campaign-dispatch.js';
 import { lambdaHandler } from '../core/lambda.js';
 
 /**
  * Runs every minute (EventBridge rule; locally a timer) and does what is due (DESIGN §7). Each job
  * is idempotent, so an overlapping or repeated run changes nothing twice. Later work adds
- * schedules, campaign waves and invoices here.
+ * invoices here.
  */
 export const jobs: Record<string, (now: number) => Promise<number>> = {
   presence: (now) => expireStalePresence(now),
@@ -16,6 +17,8 @@ export const jobs: Record<string, (now: number) => Promise<number>> = {
   ticketTimers: async (now) => (await sweepTicketTimers(now)).length,
   // Scheduled messages due now go to the schedules queue (server-behaviour §8).
   schedules: async (now) => (await sweepSchedules(now)).length,
+  // Campaign starts due soon (enqueued to their second) and lanes whose chain of jobs stopped.
+  campaigns: (now) => sweepCampaigns(now),
 };
 
 export const handler = lambdaHandler(async function handler(event?: Partial<ScheduledEvent>): Promise<Record<string, number | string>> {

@@ -80,8 +80,12 @@ describe('abuse limits', () => {
     const statuses: number[] = [];
     let last: Awaited<ReturnType<typeof send>> | undefined;
     for (let i = 0; i < 11; i++) statuses.push((last = await send('POST', '/auth/login', { email, password: 'Errada123' })).status);
-    // Five wrong passwords, then Cognito's lockout; past ten, the API's own limit (with Retry-After).
-    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429, 429]);
+    // Five wrong passwords, then Cognito's lockout: 1 s, doubling with each wrong password let through
+    // once it ends (a slow machine lets one or two through); past ten, the API's own limit (with Retry-After).
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.slice(5, 10).every((s) => s === 401 || s === 429)).toBe(true);
+    expect(statuses.slice(5, 10).filter((s) => s === 429).length).toBeGreaterThanOrEqual(3);
+    expect(statuses[10]).toBe(429);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
     await from.close();
   });

@@ -41,7 +41,13 @@ async function victimWorld() {
   const prompt = await t.admin.post('/prompt', { name: `${mark} IA`, prompt: `${mark} prompt`, queueId: queue.body.id, apiKey: 'sk-vitima-000000000000' });
   const contactList = await t.admin.post('/contact-lists', { name: `${mark} Lista` });
   const listItem = await t.admin.post('/contact-list-items', { name: `${mark} Item`, number: '5511977770000', contactListId: contactList.body.id });
-  for (const r of [queue, option, tag, quick, note, schedule, integration, prompt, contactList, listItem]) expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+  const fileList = await t.admin.post('/files', { name: `${mark} Arquivos`, message: `${mark} catálogo`, options: [{ name: `${mark} Tabela` }] });
+  const optionFile = new FormData();
+  optionFile.append('files', new Blob([Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)])], { type: 'image/png' }), `${mark}.png`);
+  const uploaded = await t.admin.form('POST', `/files/uploadList/${fileList.body.id}`, optionFile);
+  const campaignSettings = await t.admin.post('/campaign-settings', { messageInterval: 5, variables: [{ key: 'vitima', value: `${mark} variável` }] });
+  const campaign = await t.admin.post('/campaigns', { name: `${mark} Campanha`, contactListId: contactList.body.id, whatsappId: t.connectionId, fileListId: fileList.body.id, message1: `${mark} oferta` });
+  for (const r of [queue, option, tag, quick, note, schedule, integration, prompt, contactList, listItem, fileList, uploaded, campaignSettings, campaign]) expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
   t.ws.close();
   const ids: Record<string, string | number> = {
     id: 0,
@@ -70,6 +76,9 @@ async function victimWorld() {
     integrations: integration.body.id,
     // `/contact-lists/{id}`; `/contact-list-items/{id}` (same handler) takes `listItemId` below.
     contactLists: contactList.body.id,
+    // `/files/{id}` and `/files/uploadList/{id}`.
+    files: fileList.body.id,
+    campaigns: campaign.body.id,
   };
   /** What the victim's admin sees of its own data, to compare before and after. */
   const snapshot = async () => {
@@ -89,6 +98,9 @@ async function victimWorld() {
       `/contact-lists/${contactList.body.id}`,
       `/contact-list-items?contactListId=${contactList.body.id}`,
       `/contact-list-items/${listItem.body.id}`,
+      `/files/${fileList.body.id}`,
+      '/campaign-settings',
+      `/campaigns/${campaign.body.id}`,
       `/messages/${ticket.id}`,
       `/ticket-notes/list?ticketId=${ticket.id}&contactId=${contactId}`,
       '/settings',
@@ -169,6 +181,8 @@ describe('the tenancy matrix over the route table', () => {
       contactIds: [victim.idOf.contacts],
       ticketIds: [v.ticketId],
       contactListId: victim.idOf.contactLists,
+      fileListId: victim.idOf.files,
+      tagListId: v.tagId,
     } as Record<string, unknown>;
     for (const route of mine.filter((r) => r.method !== 'GET' && !paramsOf(r.path).length && routeKey(r) !== 'POST /auth/login')) {
       const spec = apiRoutes[routeKey(route) as ApiRoute] as { body?: z.ZodType } | undefined;

@@ -10,6 +10,16 @@ describe('typed API route contracts', () => {
     expect(missing).toEqual([]);
   });
 
+  it('the file lists and campaign settings (issue 20 §3) have their contracts: bodies and queries by the shared schemas', () => {
+    const mine = routes.filter((r) => r.handler === 'files' || r.handler === 'campaignSettings').map((r) => `${r.method} ${r.path}`);
+    expect(mine).toHaveLength(8);
+    for (const key of mine) expect(apiRoutes, key).toHaveProperty([key]);
+    expect(apiRoutes['GET /files'].query.safeParse({ searchParam: 'catálogo', pageNumber: '2' }).success).toBe(true);
+    expect(apiRoutes['POST /files'].body.safeParse({ name: 'Ab', message: 'Olá' }).error?.issues[0]?.message).toBe('nome muito curto');
+    expect(apiRoutes['POST /campaign-settings'].body.safeParse({ messageInterval: 15, variables: [{ key: 'cupom', value: 'X' }] }).success).toBe(true);
+    expect(routeRequest('POST /files/uploadList/{id}', { id: 9 })).toEqual(['POST', '/files/uploadList/9']);
+  });
+
   it('fills path parameters (encoded) and refuses a missing one', () => {
     expect(routeRequest('GET /tickets/{id}', { id: 7 })).toEqual(['GET', '/tickets/7']);
     expect(routeRequest('POST /forgetpassword/{email}', { email: 'a b@x.com' })).toEqual(['POST', '/forgetpassword/a%20b%40x.com']);

@@ -352,6 +352,7 @@ export class ShardRunner {
         let answer: RpcAnswer;
         try {
           if (cmd.call.op === 'checkNumber') answer = { op: 'checkNumber', ...(await session.checkNumber(cmd.call.number)) };
+          else if (cmd.call.op === 'checkNumbers') answer = { op: 'checkNumbers', results: await session.checkNumbers(cmd.call.numbers) };
           else answer = addressBookPage(await session.addressBook(), cmd.call);
         } catch (err) {
           await this.o.backend.writeRpcAnswer(cmd.rpcId, { status: 'failed', error: errorText(err) });

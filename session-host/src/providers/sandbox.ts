@@ -188,6 +188,10 @@ export class SandboxSession implements ProviderSession {
     return (await this.request({ op: 'checkNumber', number })) as { exists: boolean; number?: string };
   }
 
+  async checkNumbers(numbers: string[]) {
+    return (await this.request({ op: 'checkNumbers', numbers })) as { number: string; exists: boolean }[];
+  }
+
   async addressBook() {
     return (await this.request({ op: 'addressBook' })) as { number: string; name: string }[];
   }

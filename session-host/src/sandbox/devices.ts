@@ -355,6 +355,13 @@ export class DeviceLinks {
         const digits = String(req.number ?? '').replace(/\D/g, '');
         return this.store.onWhatsApp(digits, a) ? { exists: true, number: digits } : { exists: false };
       }
+      case 'checkNumbers': {
+        if (!Array.isArray(req.numbers) || req.numbers.length > 100) throw new SandboxError(400, 'numbers: at most 100');
+        return req.numbers.map((raw) => {
+          const number = String(raw ?? '').replace(/\D/g, '');
+          return { number, exists: this.store.onWhatsApp(number, a) };
+        });
+      }
       case 'addressBook':
         return a.contacts;
       case 'logout':

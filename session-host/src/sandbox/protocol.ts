@@ -78,6 +78,7 @@ export type DeviceRequest =
   | { op: 'rejectCall'; callId: string; from: string }
   | { op: 'presence'; peer: string; state: 'composing' | 'recording' | 'paused' }
   | { op: 'checkNumber'; number: string }
+  | { op: 'checkNumbers'; numbers: string[] }
   | { op: 'addressBook' }
   | { op: 'logout' };
 

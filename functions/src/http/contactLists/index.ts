@@ -1,4 +1,4 @@
-import { createRouter, created, idParam, noContent } from '../../core/http.js';
+import { accepted, createRouter, created, idParam, noContent } from '../../core/http.js';
 import {
   createContactList,
   createContactListItem,
@@ -12,6 +12,7 @@ import {
   updateContactList,
   updateContactListItem,
 } from '../../services/campaign-contact-lists.js';
+import { uploadContactList } from '../../services/contact-list-import.js';
 
 export const handler = createRouter('contactLists', {
   'GET /contact-lists': (req) => listContactLists(req.identity, req.query),
@@ -19,6 +20,7 @@ export const handler = createRouter('contactLists', {
   'POST /contact-lists': async (req) => created(await createContactList(req.identity, req.body)),
   'GET /contact-lists/{id}': (req) => getContactList(req.identity, idParam(req.params.id)),
   'PUT /contact-lists/{id}': (req) => updateContactList(req.identity, idParam(req.params.id), req.body),
+  'POST /contact-lists/{id}/upload': async (req) => accepted(await uploadContactList(req.identity, idParam(req.params.id), req.files)),
   'DELETE /contact-lists/{id}': async (req) => {
     await deleteContactList(req.identity, idParam(req.params.id));
     return noContent();

@@ -1,5 +1,5 @@
 import { proto, type AnyMessageContent, type MiscMessageGenerationOptions, type WAMessageKey } from '@whiskeysockets/baileys';
-import { normalizeNumber, type Peer } from '@balcao/shared';
+import { normalizeNumber, sameWhatsAppNumber, type Peer } from '@balcao/shared';
 import type { SendCommand, SessionContext } from '../../provider.js';
 import { RecentSet } from './caches.js';
 import { idsOfJid, isJidGroup, jidOfPeer, timestampMs, vcardName } from './convert.js';
@@ -134,5 +134,15 @@ export class OutboundCommands {
       this.peers.lidOfNumber(found) ?? idsOfJid(await sock.signalRepository.lidMapping.getLIDForPN(`${found}@s.whatsapp.net`).catch(() => null)).lid;
     if (lid) this.peers.rememberPair({ number: found, lid });
     return { exists: true, number: found, ...(lid ? { lid } : {}) };
+  }
+
+  /**
+   * One USync query for many numbers: `onWhatsApp` answers only the accounts that exist, under
+   * WhatsApp's own jid (a Brazilian mobile may come back without its ninth digit).
+   */
+  async checkNumbers(sock: BaileysSocket, numbers: string[]): Promise<{ number: string; exists: boolean }[]> {
+    const asked = numbers.map(normalizeNumber);
+    const found = ((await sock.onWhatsApp(...asked)) ?? []).filter((hit) => hit.exists).map((hit) => idsOfJid(hit.jid).number).filter((n): n is string => !!n);
+    return asked.map((number) => ({ number, exists: found.some((f) => sameWhatsAppNumber(f, number)) }));
   }
 }

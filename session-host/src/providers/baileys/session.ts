@@ -566,6 +566,10 @@ export class BaileysSession implements ProviderSession {
     return this.commands.checkNumber(this.socket(), number);
   }
 
+  async checkNumbers(numbers: string[]): Promise<{ number: string; exists: boolean }[]> {
+    return this.commands.checkNumbers(this.socket(), numbers);
+  }
+
   async addressBook(): Promise<{ number: string; name: string }[]> {
     return this.book.list();
   }
