@@ -5,6 +5,9 @@
  *   capacity  DynamoDB read/write units per inbound and per outbound message (ConsumedCapacity)
  *   bot       customer message → the queue bot's answer on the phone at 5 messages/s for 60 s, and
  *             DynamoDB units and transactions per bot step (--bot-rate 5 --bot-seconds 60 --bot-customers 20)
+ *   campaigns a 10 000-row contact-list import (seconds; target 180) and a campaign to its numbers with
+ *             pacing off: time to planned and to the first message, DynamoDB units per recipient, memory,
+ *             dispatch throughput (--campaign-rows 10000 --dispatch-seconds 60; infra/bench/campaigns.ts)
  *   sessions  session-host memory per sandbox connection at 200 connections
  *   tickets   ticket lists, searches and message pages at 100 000 tickets / 1 000 000 messages,
  *             DynamoDB reads per request, console load times and first-load JS (infra/bench/tickets.ts)
@@ -29,7 +32,7 @@ import { spawnSync } from 'node:child_process';
 import { javaCommand } from '../local/dynamodb.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PARTS = ['capacity', 'latency', 'bot', 'sessions', 'tickets', 'baileys-memory'] as const;
+const PARTS = ['capacity', 'latency', 'bot', 'campaigns', 'sessions', 'tickets', 'baileys-memory'] as const;
 /** The parts that run on the local stack. */
 type Part = Exclude<(typeof PARTS)[number], 'baileys-memory'>;
 
@@ -40,6 +43,8 @@ const { values: args } = parseArgs({
     'bot-rate': { type: 'string', default: '5' },
     'bot-seconds': { type: 'string', default: '60' },
     'bot-customers': { type: 'string', default: '20' },
+    'campaign-rows': { type: 'string', default: '10000' },
+    'dispatch-seconds': { type: 'string', default: '60' },
     seconds: { type: 'string', default: '60' },
     'reference-rate': { type: 'string', default: '2' },
     'reference-seconds': { type: 'string', default: '15' },
@@ -211,6 +216,14 @@ try {
           failures.bot = `${r.lost} lost, ${r.sendErrors} send errors`;
           exitCode = 1;
         }
+      } else if (part === 'campaigns') {
+        const { campaignsBench } = await import('./campaigns.js');
+        results.campaigns = await campaignsBench(
+          { endpoints: stack.endpoints, sup, capacityDir, sessionHostPid: () => stack.sessionHost.pid(), sweeperRuns: () => sweeperRuns, log },
+          { rows: whole(args['campaign-rows'], 'campaign-rows'), dispatchSeconds: num(args['dispatch-seconds'], 'dispatch-seconds') },
+        );
+        const r = results.campaigns as { import: { target: { pass: boolean } } };
+        if (!r.import.target.pass) say('campaigns: the import missed its target');
       } else if (part === 'tickets') {
         const { ticketsBench } = await import('./tickets.js');
         const pendingShare = num(args['pending-share'], 'pending-share');

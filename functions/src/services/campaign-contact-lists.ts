@@ -297,3 +297,17 @@ export async function deleteContactListItem(identity: Identity, id: number): Pro
   const list = await getItem<ContactListRecord>(contactListKey(companyId, current.contactListId), true);
   if (list) await announceList(companyId, { action: 'update', record: toApiContactList(list) });
 }
+
+/** A company being removed: its contact lists with their items, markers, pointers and import chunks. */
+export async function deleteCompanyContactLists(companyId: number): Promise<void> {
+  for (const l of await queryAll<ContactListRecord>(contactListsPartition(companyId), contactListPrefix())) {
+    const inside = await queryAll<{ PK: string; SK: string; entity?: string; id?: number }>(contactListItemsPartition(companyId, l.id));
+    const requests: WriteRequest[] = [];
+    for (const it of inside) {
+      requests.push({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } });
+      if (it.entity === 'contactListItem' && it.id) requests.push({ DeleteRequest: { Key: contactListItemPointer(companyId, it.id) } });
+    }
+    requests.push({ DeleteRequest: { Key: contactListKey(companyId, l.id) } });
+    await batchWrite(requests);
+  }
+}

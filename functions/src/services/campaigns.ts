@@ -27,8 +27,8 @@ import { log } from '../core/observability.js';
 import { nowIso, nowMs } from '../core/ports.js';
 import { publish } from '../core/realtime.js';
 import { deleteObject, putObject, readUrl } from '../core/storage.js';
-import { campaignDueKeys, campaignKey, campaignPrefix, campaignsPartition, connectionKey, contactListKey, fold, shipmentsPartition, tagKey } from '../table/keys.js';
-import type { CampaignItem, ConnectionItem, ContactListRecord, TagItem } from '../table/items.js';
+import { activeLaneMarker, campaignDueKeys, campaignKey, campaignPrefix, campaignsPartition, connectionKey, contactListKey, fold, laneKey, shipmentsPartition, tagKey } from '../table/keys.js';
+import type { CampaignItem, ConnectionItem, ContactListRecord, LaneItem, TagItem } from '../table/items.js';
 import { fileListExists } from './file-lists.js';
 import { timeZone } from './ticket-lifecycle.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
@@ -311,4 +311,20 @@ export async function deleteCampaignMedia(identity: Identity, id: number): Promi
   const record = await toApiCampaign(updated);
   await announceCampaign(companyId, { action: 'update', record });
   return record;
+}
+
+/**
+ * A company being removed: its campaigns with their shipments and media, its lanes (and their
+ * places on the sweeper's list); a lane job still queued then finds nothing and stops.
+ */
+export async function deleteCompanyCampaigns(companyId: number): Promise<void> {
+  for (const c of await allCampaigns(companyId)) {
+    const shipments = await queryAll<{ PK: string; SK: string }>(shipmentsPartition(companyId, c.id));
+    await batchWrite([...shipments, c].map((s): WriteRequest => ({ DeleteRequest: { Key: { PK: s.PK, SK: s.SK } } })));
+    if (c.mediaKey) await deleteObject(c.mediaKey).catch((err) => log.warn('campaign media not removed', { err }));
+  }
+  const lanes = await queryAll<LaneItem>(laneKey(companyId, 0).PK);
+  await batchWrite(
+    lanes.flatMap((l): WriteRequest[] => [{ DeleteRequest: { Key: { PK: l.PK, SK: l.SK } } }, { DeleteRequest: { Key: activeLaneMarker(companyId, l.connectionId) } }]),
+  );
 }

@@ -12,6 +12,8 @@ import {
 import { clean, getItem, nextId, queryAll, queryIndexAll, transact, tx, updateItem, deleteItem } from '../core/db.js';
 import { keys, integrationsPartition, promptsPartition } from '../table/keys.js';
 import { deleteCompanyFileLists } from './file-lists.js';
+import { deleteCompanyCampaigns } from './campaigns.js';
+import { deleteCompanyContactLists } from './campaign-contact-lists.js';
 import { invalidateCompanyCache } from '../core/identity.js';
 import { defaultSettingItems, listSettings } from './settings.js';
 import { getPlan, toPlan } from './plans.js';
@@ -209,5 +211,8 @@ async function removeCompanyRecords(company: CompanyItem) {
   }
   // Its file lists and their stored files (its campaign settings are in its own partition, above).
   await deleteCompanyFileLists(company.id);
+  // Its campaigns (shipments, media, lanes) and contact lists.
+  await deleteCompanyCampaigns(company.id);
+  await deleteCompanyContactLists(company.id);
   await deleteItem(keys.uniqueCompanyEmail(company.email));
 }

@@ -58,6 +58,11 @@ const MAX_HANDOFFS = 3;
 /** A claimed send with no outcome after this long is reported, never sent again (it may have gone). */
 const SENDING_STALE_MS = 5 * 60_000;
 const PER_SHARD = 500;
+/**
+ * The sweep hands over what is due within this (a minute's sweep and margin), each job delayed by
+ * SQS to its schedule's second: a message goes within seconds of its time, not up to a minute late.
+ */
+const LOOKAHEAD_MS = 2.5 * 60_000;
 
 const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
 const alreadySent = () =>
@@ -332,6 +337,8 @@ export const scheduleJobSchema = z.object({
   v: z.literal(1),
   companyId: z.number().int().positive(),
   scheduleId: z.number().int().positive(),
+  /** How long SQS held the job (a job handed over ahead of its time). */
+  delayMs: z.number().int().nonnegative().optional(),
 });
 export type ScheduleJob = z.infer<typeof scheduleJobSchema>;
 
@@ -340,7 +347,7 @@ async function dueIn(shard: number, now: number): Promise<ScheduleItem[]> {
     TableName: env.tableName,
     IndexName: 'GSI4',
     KeyConditionExpression: 'GSI4PK = :p AND GSI4SK < :c',
-    ExpressionAttributeValues: { ':p': scheduleDuePartition(shard), ':c': `${new Date(now).toISOString()}#~` },
+    ExpressionAttributeValues: { ':p': scheduleDuePartition(shard), ':c': `${new Date(now + LOOKAHEAD_MS).toISOString()}#~` },
     Limit: PER_SHARD,
   });
   return (out.Items ?? []) as ScheduleItem[];
@@ -368,14 +375,17 @@ export async function sweepSchedules(now = nowMs()): Promise<ScheduleJob[]> {
           remove: gaveUp ? ['GSI4PK', 'GSI4SK'] : [],
         });
         await announce(saved, 'update');
-        if (!gaveUp) jobs.push({ v: 1, companyId: s.companyId, scheduleId: s.id });
+        if (!gaveUp) jobs.push({ v: 1, companyId: s.companyId, scheduleId: s.id, delayMs: Math.max(0, Date.parse(s.sendAt) - now) });
       } catch (err) {
         // Edited, deleted or taken by another sweep since the index was read: theirs wins.
         if (!isConditionFailure(err)) throw err;
       }
     }
   }
-  const failed = await ports().jobs.enqueue('schedules', jobs);
+  // Jobs due now together; each later one delayed to its second.
+  const now0 = jobs.filter((j) => !j.delayMs);
+  let failed = now0.length ? await ports().jobs.enqueue('schedules', now0) : 0;
+  for (const j of jobs.filter((x) => x.delayMs)) failed += await ports().jobs.enqueue('schedules', [j], Math.ceil(j.delayMs! / 1000));
   // Not enqueued: the index entry brings it back after HANDOFF_RETRY_MS.
   if (failed) log.warn('schedule jobs not enqueued', { failed: failed });
   return jobs;
@@ -428,6 +438,8 @@ async function connectionFor(s: ScheduleItem, user: UserItem | undefined): Promi
 export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome> {
   const s = await getItem<ScheduleItem>(scheduleKey(job.companyId, job.scheduleId), true);
   if (!s || s.entity !== 'schedule' || s.status !== 'AGENDADA') return 'skipped';
+  // Moved later since it was handed over: the sweep hands it again when it is due.
+  if (Date.parse(s.sendAt) - nowMs() > 1000) return 'skipped';
   if (s.sendingAt) {
     // Another job is sending it, or crashed while sending: the message may have gone, so never resend.
     if (nowMs() - Date.parse(s.sendingAt) < SENDING_STALE_MS) return 'skipped';

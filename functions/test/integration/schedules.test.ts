@@ -197,6 +197,22 @@ describe('schedules routes', () => {
 });
 
 describe('schedule dispatch (server-behaviour §8)', () => {
+  it('a schedule a minute\'s sweep saw coming goes within 5 s of its time, not on the next sweep', async () => {
+    const t = await connected();
+    const { sweepSchedules } = await services();
+    const c = await contact(t.admin, 'Paula Dias');
+    const sendAt = new Date(Math.ceil((Date.now() + 4_000) / 1000) * 1000);
+    const s = await schedule(t.admin, { body: 'Na hora certa', contactId: c.id, sendAt: sendAt.toISOString() });
+    const mark = t.ws.mark();
+    // The minute's sweep, before the time: the job waits in SQS until its second.
+    expect((await sweepSchedules(Date.now())).find((j) => j.scheduleId === s.id && j.companyId === t.companyId)?.delayMs).toBeGreaterThan(2_000);
+    const sent = await t.ws.waitFor(`company-${t.companyId}-schedule`, (d) => d.schedule?.id === s.id && d.schedule.status === 'ENVIADA', 30_000, mark);
+    const late = Date.parse(sent.data.schedule.sentAt) - sendAt.getTime();
+    expect(late).toBeGreaterThanOrEqual(-1_000);
+    expect(late).toBeLessThan(5_000);
+    t.ws.close();
+  });
+
   it('a due schedule is sent once in the contact ticket, variables filled, with its image; ENVIADA live; then read-only', async () => {
     const t = await connected();
     const { sweepSchedules, runScheduleJob } = await services();
