@@ -16,6 +16,7 @@ import {
 import { batchWrite, clean, getItem, isConditionFailure, nextId, queryAll, transact, tx, updateItem, type WriteRequest } from '../core/db.js';
 import type { Identity } from '../core/identity.js';
 import { log } from '../core/observability.js';
+import { pageByName } from '../core/paging.js';
 import { nowIso, table } from '../core/ports.js';
 import { askSessionHost } from '../core/rpc.js';
 import { publish } from '../core/realtime.js';
@@ -83,12 +84,8 @@ async function getList(companyId: number, id: number): Promise<ContactListRecord
 
 /** `GET /contact-lists`: by name, pages of 20, narrowed by a name fragment. */
 export async function listContactLists(identity: Identity, query: Record<string, string | undefined>) {
-  const q = parseOrThrow(contactListsQuerySchema, query);
-  const term = fold(q.searchParam ?? '');
-  const pageNumber = q.pageNumber ?? 1;
-  const list = (await allLists(identity.companyId)).filter((l) => !term || fold(l.name).includes(term));
-  const page = list.slice((pageNumber - 1) * CONTACT_LISTS_PAGE, pageNumber * CONTACT_LISTS_PAGE);
-  return { records: page.map(toApiContactList), count: list.length, hasMore: pageNumber * CONTACT_LISTS_PAGE < list.length };
+  const { page, count, hasMore } = pageByName(await allLists(identity.companyId), parseOrThrow(contactListsQuerySchema, query), CONTACT_LISTS_PAGE);
+  return { records: page.map(toApiContactList), count, hasMore };
 }
 
 /** `GET /contact-lists/list`: every list (the campaign dialog's selector). */

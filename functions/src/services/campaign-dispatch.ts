@@ -57,6 +57,8 @@ const LANE_STALE_MS = 2 * 60_000;
 /** A connection down this long stops its campaigns (shown as an error; restart when back). */
 const CONNECTION_GRACE_MS = 5 * 60_000;
 const JITTER = 0.2;
+/** Recipients planned per slice (20 BatchWrites): the first slice's recipients are sent while the rest is written. */
+const PLAN_SLICE = 500;
 
 export const campaignJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('start'), companyId: z.number().int(), campaignId: z.number().int() }),
@@ -142,7 +144,11 @@ async function startCampaign(companyId: number, campaignId: number): Promise<str
 
 /**
  * Writes the shipments: the list's items on WhatsApp (unknown ones asked now, through the campaign's
- * connection) and the tag's contacts, each number once, each with a variant drawn at random.
+ * connection) and the tag's contacts, each number once, each with a variant drawn at random. They
+ * are written in number order, a slice at a time, and `plannedUpTo` moves after each slice: the lane
+ * sends what is planned while the rest is written (a big list starts at once), and a planning
+ * stopped midway resumes after the last slice recorded, never rewriting one that may be sending.
+ * Answers the recipients planned in all.
  */
 async function plan(c: CampaignItem, conn: ConnectionItem): Promise<number> {
   const companyId = c.companyId;
@@ -156,30 +162,45 @@ async function plan(c: CampaignItem, conn: ConnectionItem): Promise<number> {
     const contacts = await batchGet<ContactItem>(links.map((l) => contactKey(companyId, Number(l.SK.split('#').pop()))));
     for (const ct of contacts) if (!ct.isGroup && ct.number && !byNumber.has(ct.number)) byNumber.set(ct.number, { number: ct.number, name: ct.name, email: ct.email ?? '', valid: null });
   }
-  const unknown = [...byNumber.values()].filter((r) => r.valid === null);
-  for (let i = 0; i < unknown.length; i += CHECK_NUMBERS_BATCH) {
-    const batch = unknown.slice(i, i + CHECK_NUMBERS_BATCH);
-    const answer = await askSessionHost(companyId, conn.id, { op: 'checkNumbers', numbers: batch.map((r) => r.number) }, 20_000);
-    if (answer.op === 'checkNumbers') answer.results.forEach((res, k) => (batch[k].valid = res.exists));
-  }
-  const recipients = [...byNumber.values()].filter((r) => r.valid !== false);
+  const skOf = (number: string) => shipmentKey(companyId, c.id, number).SK;
+  const todo = [...byNumber.values()].filter((r) => !c.plannedUpTo || skOf(r.number) > c.plannedUpTo).sort((a, b) => (skOf(a.number) < skOf(b.number) ? -1 : 1));
   const variants = campaignVariants(c);
-  const shipments: ShipmentItem[] = recipients.map((r) => ({
-    ...shipmentKey(companyId, c.id, r.number),
-    entity: 'shipment',
-    companyId,
-    campaignId: c.id,
-    number: r.number,
-    name: r.name,
-    email: r.email,
-    variant: variants[Math.floor(Math.random() * variants.length)]?.index ?? 1,
-    status: 'pending',
-  }));
-  // Nothing is sent before `planned` is set, so rewriting a half-planned run is harmless.
-  await batchWrite(shipments.map((Item) => ({ PutRequest: { Item: Item as unknown as Record<string, unknown> } })));
-  await updateItem(campaignKey(companyId, c.id), { planned: true, recipients: shipments.length, cursor: null, updatedAt: nowIso() });
+  let planned = c.recipients;
+  for (let start = 0; start < todo.length; start += PLAN_SLICE) {
+    const slice = todo.slice(start, start + PLAN_SLICE);
+    const unknown = slice.filter((r) => r.valid === null);
+    await Promise.all(
+      Array.from({ length: Math.ceil(unknown.length / CHECK_NUMBERS_BATCH) }, async (_, k) => {
+        const batch = unknown.slice(k * CHECK_NUMBERS_BATCH, (k + 1) * CHECK_NUMBERS_BATCH);
+        const answer = await askSessionHost(companyId, conn.id, { op: 'checkNumbers', numbers: batch.map((r) => r.number) }, 20_000);
+        if (answer.op === 'checkNumbers') answer.results.forEach((res, n) => (batch[n].valid = res.exists));
+      }),
+    );
+    const shipments: ShipmentItem[] = slice
+      .filter((r) => r.valid !== false)
+      .map((r) => ({
+        ...shipmentKey(companyId, c.id, r.number),
+        entity: 'shipment',
+        companyId,
+        campaignId: c.id,
+        number: r.number,
+        name: r.name,
+        email: r.email,
+        variant: variants[Math.floor(Math.random() * variants.length)]?.index ?? 1,
+        status: 'pending',
+      }));
+    await batchWrite(shipments.map((Item) => ({ PutRequest: { Item: Item as unknown as Record<string, unknown> } })));
+    planned += shipments.length;
+    const last = start + PLAN_SLICE >= todo.length;
+    await updateItem(campaignKey(companyId, c.id), { plannedUpTo: skOf(slice[slice.length - 1].number), recipients: planned, ...(last ? { planned: true } : {}), updatedAt: nowIso() });
+    if (start === 0 && planned) {
+      await joinLane(companyId, conn.id, c.id);
+      await announce(companyId, c.id);
+    }
+  }
+  if (!todo.length) await updateItem(campaignKey(companyId, c.id), { planned: true, updatedAt: nowIso() });
   await announce(companyId, c.id);
-  return shipments.length;
+  return planned;
 }
 
 /** A restart puts the failed shipments back (their counts move back with them). */
@@ -265,7 +286,7 @@ async function runLane(job: Extract<CampaignJob, { kind: 'lane' }>): Promise<str
     const found = await pickNext(lane, now);
     if (found.kind === 'idle') return (await release(lane), 'idle');
     if (found.kind === 'wait') {
-      return (await postpone(job, lane, 30_000, { campaigns: found.campaigns, ready: found.readyLeft })) ? 'waiting for sends to be recorded' : 'raced';
+      return (await postpone(job, lane, 3_000, { campaigns: found.campaigns, ready: found.readyLeft })) ? 'waiting for planning or sends to be recorded' : 'raced';
     }
     const settings = await getCampaignSettings(companyId);
     const pace = paceAfter(settings, lane.sent, now);
@@ -319,7 +340,7 @@ async function pickNext(lane: LaneItem, now: number): Promise<Found> {
     const id = lane.campaigns[(lane.turn + k) % lane.campaigns.length];
     const campaign = await getItem<CampaignItem>(campaignKey(companyId, id), true);
     const gone = () => campaigns.splice(campaigns.indexOf(id), 1);
-    if (!campaign || campaign.status !== 'EM_ANDAMENTO' || campaign.whatsappId !== lane.connectionId || !campaign.planned) {
+    if (!campaign || campaign.status !== 'EM_ANDAMENTO' || campaign.whatsappId !== lane.connectionId || !(campaign.planned || campaign.plannedUpTo)) {
       gone();
       continue;
     }
@@ -329,7 +350,8 @@ async function pickNext(lane: LaneItem, now: number): Promise<Found> {
     const sending = await shipmentsIn(campaign, 'sending');
     const stale = sending.find((s) => now - Date.parse(s.sendingAt ?? '') > SENDING_STALE_MS);
     if (stale) return { kind: 'ship', campaign, shipment: stale, phase: stale.phase ?? phaseOf(campaign, stale), campaigns, turn, readyLeft: ready };
-    if (sending.length) {
+    // Planning still writing, or sends not recorded yet: later.
+    if (sending.length || !campaign.planned) {
       waiting = true;
       continue;
     }
@@ -348,14 +370,17 @@ function phaseOf(c: CampaignItem, s: ShipmentItem): 'confirm' | 'final' {
 
 /** The campaign's next pending recipient after its cursor (key order). */
 async function nextPending(c: CampaignItem): Promise<ShipmentItem | undefined> {
+  const upTo = c.planned ? `${shipmentPrefix()}\uffff` : c.plannedUpTo;
+  if (!upTo) return undefined;
   let start: Record<string, unknown> | undefined = c.cursor ? { PK: shipmentsPartition(c.companyId, c.id), SK: c.cursor } : undefined;
   do {
     const out = await table().query({
       TableName: env.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
+      // Only what planning has recorded (a planning still writing may have put later slices).
+      KeyConditionExpression: 'PK = :pk AND SK BETWEEN :p AND :upTo',
       FilterExpression: '#s = :pending',
       ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':pk': shipmentsPartition(c.companyId, c.id), ':p': shipmentPrefix(), ':pending': 'pending' },
+      ExpressionAttributeValues: { ':pk': shipmentsPartition(c.companyId, c.id), ':p': shipmentPrefix(), ':upTo': upTo, ':pending': 'pending' },
       ExclusiveStartKey: start,
       Limit: 200,
       ConsistentRead: true,

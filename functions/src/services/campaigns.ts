@@ -24,10 +24,11 @@ import type { UploadedFile } from '../core/http.js';
 import type { Identity } from '../core/identity.js';
 import { env } from '../core/env.js';
 import { log } from '../core/observability.js';
+import { pageByName } from '../core/paging.js';
 import { nowIso, nowMs } from '../core/ports.js';
 import { publish } from '../core/realtime.js';
 import { deleteObject, putObject, readUrl } from '../core/storage.js';
-import { activeLaneMarker, campaignDueKeys, campaignKey, campaignPrefix, campaignsPartition, connectionKey, contactListKey, fold, laneKey, shipmentsPartition, tagKey } from '../table/keys.js';
+import { activeLaneMarker, campaignDueKeys, campaignKey, campaignPrefix, campaignsPartition, connectionKey, contactListKey, laneKey, shipmentsPartition, tagKey } from '../table/keys.js';
 import type { CampaignItem, ConnectionItem, ContactListRecord, LaneItem, TagItem } from '../table/items.js';
 import { fileListExists } from './file-lists.js';
 import { timeZone } from './ticket-lifecycle.js';
@@ -65,7 +66,7 @@ async function toApiCampaigns(companyId: number, list: CampaignItem[]): Promise<
   const connById = new Map(conns.map((c) => [c.id, c]));
   return Promise.all(
     list.map(async (c) => {
-      const { mediaKey, mediaType: _t, mediaSize: _s, recipients, delivered, confirmationRequested, confirmed, failed, planned: _p, cursor: _c, retryFailed: _r, ...rest } = clean(c);
+      const { mediaKey, mediaType: _t, mediaSize: _s, recipients, delivered, confirmationRequested, confirmed, failed, planned: _p, plannedUpTo: _u, cursor: _c, retryFailed: _r, ...rest } = clean(c);
       const l = c.contactListId ? listById.get(c.contactListId) : undefined;
       const w = c.whatsappId ? connById.get(c.whatsappId) : undefined;
       return {
@@ -90,12 +91,8 @@ export async function getCampaignItem(companyId: number, id: number): Promise<Ca
 
 /** `GET /campaigns`: newest first, pages of 20, narrowed by a name fragment. */
 export async function listCampaigns(identity: Identity, query: Record<string, string | undefined>) {
-  const q = parseOrThrow(campaignsQuerySchema, query);
-  const term = fold(q.searchParam ?? '');
-  const pageNumber = q.pageNumber ?? 1;
-  const list = (await allCampaigns(identity.companyId)).filter((c) => !term || fold(c.name).includes(term));
-  const page = list.slice((pageNumber - 1) * CAMPAIGNS_PAGE, pageNumber * CAMPAIGNS_PAGE);
-  return { records: await toApiCampaigns(identity.companyId, page), count: list.length, hasMore: pageNumber * CAMPAIGNS_PAGE < list.length };
+  const { page, count, hasMore } = pageByName(await allCampaigns(identity.companyId), parseOrThrow(campaignsQuerySchema, query), CAMPAIGNS_PAGE);
+  return { records: await toApiCampaigns(identity.companyId, page), count, hasMore };
 }
 
 export const getCampaign = async (identity: Identity, id: number) => toApiCampaign(await getCampaignItem(identity.companyId, id));

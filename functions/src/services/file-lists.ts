@@ -24,6 +24,7 @@ import { clean, getItem, isConditionFailure, nextId, putItem, queryAll, transact
 import type { UploadedFile } from '../core/http.js';
 import type { Identity } from '../core/identity.js';
 import { log } from '../core/observability.js';
+import { pageByName } from '../core/paging.js';
 import { nowIso, nowMs } from '../core/ports.js';
 import { publish } from '../core/realtime.js';
 import { deleteObject, putObject, readUrl } from '../core/storage.js';
@@ -88,12 +89,8 @@ async function writeOver(next: FileListRecord, seen: string) {
 
 /** `GET /files`: `{files, count, hasMore}`, by name, pages of 20, narrowed by a fragment of the name. */
 export async function listFileLists(identity: Identity, query: Record<string, string | undefined>) {
-  const q = parseOrThrow(fileListsQuerySchema, query);
-  const term = fold(q.searchParam ?? '');
-  const pageNumber = q.pageNumber ?? 1;
-  const list = (await allLists(identity.companyId)).filter((l) => !term || fold(l.name).includes(term));
-  const page = list.slice((pageNumber - 1) * FILE_LISTS_PAGE, pageNumber * FILE_LISTS_PAGE);
-  return { files: await Promise.all(page.map(toApiFileList)), count: list.length, hasMore: pageNumber * FILE_LISTS_PAGE < list.length };
+  const { page, count, hasMore } = pageByName(await allLists(identity.companyId), parseOrThrow(fileListsQuerySchema, query), FILE_LISTS_PAGE);
+  return { files: await Promise.all(page.map(toApiFileList)), count, hasMore };
 }
 
 export const getFileList = async (identity: Identity, id: number) => toApiFileList(await getList(identity.companyId, id));

@@ -554,8 +554,10 @@ export interface CampaignItem extends Omit<ApiCampaign, 'contactList' | 'whatsap
   confirmationRequested: number;
   confirmed: number;
   failed: number;
-  /** Recipients written (the start job's first step); a restart plans nothing again. */
+  /** Recipients all written (the start job's first step); a restart plans nothing again. */
   planned: boolean;
+  /** The last shipment key of the slices written so far (planning writes in key order; the lane sends up to it). */
+  plannedUpTo?: string | null;
   /** The last shipment key handed out in this run; a restart starts over (delivered ones are skipped). */
   cursor: string | null;
   /** Set by a restart: the start job puts the failed shipments back first. */

@@ -180,7 +180,11 @@ describe('campaigns through the sandbox', () => {
     await sandbox('POST', `/connections/${t.connectionId}/messages`, { from: numbers[0], name: 'Cliente 0', body: 'Sim' });
     await until(async () => (await received(t, numbers[0])).length === 2, 'the campaign message after the reply', 30_000);
     expect((await received(t, numbers[0])).map((m) => m.body)).toEqual(['Posso enviar a oferta, Cliente 0?', 'Aqui está a oferta, Cliente 0']);
-    expect(await campaignOf(t, made.body.id)).toMatchObject({ status: 'FINALIZADA', counts: { recipients: 2, confirmationRequested: 2, confirmed: 1, delivered: 1 } });
+    const done = await until(async () => {
+      const c = await campaignOf(t, made.body.id);
+      return c.status === 'FINALIZADA' && c;
+    }, 'the campaign finished', 30_000);
+    expect(done).toMatchObject({ counts: { recipients: 2, confirmationRequested: 2, confirmed: 1, delivered: 1 } });
     await sleep(2_000);
     expect((await received(t, numbers[1])).map((m) => m.body)).toEqual(['Posso enviar a oferta, Cliente 1?']);
     t.ws.close();

@@ -106,7 +106,7 @@ describe('campaigns', () => {
     expect(await refusal(run(w, () => campaigns.restartCampaign(me, inactive.id)))).toMatchObject({ status: 409, code: 'ERR_CAMPAIGN_NOT_CANCELLED' });
   });
 
-  it('sends each recipient one variant with its variables, at the pace of the settings (±20% and the long pause)', async () => {
+  it('sends each recipient one variant with its variables, at the pace of the settings (±20% and the long pause)', { timeout: 30_000 }, async () => {
     const { w, me, list } = await setup(12);
     await run(w, () => settings.saveCampaignSettings(me, { messageInterval: 10, longerIntervalAfter: 5, greaterInterval: 60, variables: [{ key: 'loja', value: 'Loja Centro' }] }));
     const c = await newCampaign(w, me, { contactListId: list.id, message1: 'A: oi {nome}, {loja}', message3: 'B: {nome} ({numero}) {email}' });
@@ -194,6 +194,27 @@ describe('campaigns', () => {
     // Redone under the same message ids: already stored, so not sent again.
     expect(sends(w)).toHaveLength(3);
     expect(await run(w, () => campaigns.getCampaign(me, c.id))).toMatchObject({ status: 'FINALIZADA', counts: { delivered: 3 } });
+  });
+
+  it('plans in slices: a planning stopped midway resumes after its last slice, never rewriting one being sent', { timeout: 30_000 }, async () => {
+    const { w, me, list } = await setup(600);
+    await run(w, () => settings.saveCampaignSettings(me, { messageInterval: 20, longerIntervalAfter: 0, greaterInterval: 0, variables: [] }));
+    const c = await newCampaign(w, me, { contactListId: list.id, message1: 'Oi {nome}' });
+    w.ports.time += 10_000;
+    expect(await run(w, () => dispatch.runCampaignJob({ kind: 'start', companyId: w.companyId, campaignId: c.id }))).toBe('started');
+    const all = await run(w, () => queryAll<{ PK: string; SK: string; status: string }>(shipmentsPartition(w.companyId, c.id), 'S#'));
+    expect(all).toHaveLength(600);
+    // As if planning stopped after its first slice: the second slice not recorded, one of the first already delivered.
+    await run(w, () => updateItem(campaignKey(w.companyId, c.id), { planned: false, plannedUpTo: all[499].SK, recipients: 500 }));
+    await run(w, () => updateItem({ PK: all[0].PK, SK: all[0].SK }, { status: 'delivered', deliveredAt: new Date(w.ports.time).toISOString() }));
+    const { batchWrite } = await import('../../src/core/db.js');
+    await run(w, () => batchWrite(all.slice(500).map((x) => ({ DeleteRequest: { Key: { PK: x.PK, SK: x.SK } } }))));
+    // The lane sends only what planning recorded.
+    expect(await run(w, () => dispatch.runCampaignJob({ kind: 'start', companyId: w.companyId, campaignId: c.id }))).toBe('started');
+    const again = await run(w, () => queryAll<{ SK: string; status: string }>(shipmentsPartition(w.companyId, c.id), 'S#'));
+    expect(again).toHaveLength(600);
+    expect(again[0].status).toBe('delivered');
+    expect(await run(w, () => campaigns.getCampaign(me, c.id))).toMatchObject({ counts: { recipients: 600 } });
   });
 
   it('confirmation: the confirmation message first, the campaign message after the reply', async () => {
