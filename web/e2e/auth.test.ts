@@ -155,7 +155,7 @@ describe('sign-in', () => {
     // Another computer signs in (the console's own two steps, through the API).
     await login(t.admin.email, t.admin.password);
     // The next request of this console is refused (401 ERR_SESSION_EXPIRED).
-    await page.getByRole('navigation', { name: 'menu' }).getByRole('link', { name: 'Contatos' }).click();
+    await page.getByRole('navigation', { name: 'menu' }).getByRole('link', { name: 'Contatos', exact: true }).click();
     await page.getByText('Sua conta foi acessada em outro computador.').waitFor({ timeout: 15_000 });
     await page.waitForURL(/\/login$/, { timeout: 15_000 });
     await ctx.close();

@@ -57,6 +57,7 @@ const OPENERS: Record<string, string[]> = {
   '/users': ['Adicionar usuário'],
   '/prompts': ['Adicionar prompt'],
   '/queue-integration': ['Adicionar integração'],
+  '/contact-lists': ['Nova lista'],
 };
 
 describe('click-through of every page', () => {

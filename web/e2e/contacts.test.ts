@@ -64,7 +64,7 @@ async function pick(page: Page, testId: string, option: string) {
 describe('contacts page', () => {
   it('lists, searches, filters (also by ?tag= and ?user=), adds and edits with the form messages, refuses a taken number, deletes', { timeout: 240_000 }, async () => {
     const page = await signedIn(ana);
-    await page.getByRole('navigation', { name: 'menu' }).getByRole('link', { name: 'Contatos' }).click();
+    await page.getByRole('navigation', { name: 'menu' }).getByRole('link', { name: 'Contatos', exact: true }).click();
     await page.waitForURL(/\/contacts$/);
     await row(page, 'Maria Souza').waitFor({ timeout: 20_000 });
     expect(await names(page)).toEqual(['João Pereira', 'Maria Souza']);
@@ -418,7 +418,7 @@ describe('contacts page', () => {
 
     // Nível 1: edit and start a ticket, no delete, no transfer.
     const agent = await signedIn(bruno);
-    await agent.getByRole('navigation', { name: 'menu' }).getByRole('link', { name: 'Contatos' }).click();
+    await agent.getByRole('navigation', { name: 'menu' }).getByRole('link', { name: 'Contatos', exact: true }).click();
     const jr = row(agent, 'João Pereira');
     await jr.waitFor({ timeout: 20_000 });
     await jr.getByRole('button', { name: 'Editar João Pereira' }).waitFor();

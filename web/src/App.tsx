@@ -29,6 +29,12 @@ const QuickMessages = lazy(() => import('./pages/quick-messages/QuickMessages'))
 const Schedules = lazy(() => import('./pages/schedules/Schedules'));
 const Prompts = lazy(() => import('./pages/prompts/Prompts'));
 const QueueIntegrations = lazy(() => import('./pages/integrations/QueueIntegrations'));
+const FileLists = lazy(() => import('./pages/files/FileLists'));
+const CampaignsConfig = lazy(() => import('./pages/campaigns-config/CampaignsConfig'));
+const ContactLists = lazy(() => import('./pages/contact-lists/ContactLists'));
+const ContactListItems = lazy(() => import('./pages/contact-lists/ContactListItems'));
+const Campaigns = lazy(() => import('./pages/campaigns/Campaigns'));
+const CampaignReport = lazy(() => import('./pages/campaigns/CampaignReport'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 
@@ -82,6 +88,13 @@ export default function App() {
                     <Route path="queues" element={<AdminOnly><Suspense fallback={<Loading />}><Queues /></Suspense></AdminOnly>} />
                     <Route path="prompts" element={<AdminOnly><Suspense fallback={<Loading />}><Prompts /></Suspense></AdminOnly>} />
                     <Route path="queue-integration" element={<AdminOnly><Suspense fallback={<Loading />}><QueueIntegrations /></Suspense></AdminOnly>} />
+                    {/* Campaign pages: their own gate (admins, plan and company switch) with the spec's toast. */}
+                    <Route path="contact-lists" element={<Suspense fallback={<Loading />}><ContactLists /></Suspense>} />
+                    <Route path="contact-lists/:contactListId/contacts" element={<Suspense fallback={<Loading />}><ContactListItems /></Suspense>} />
+                    <Route path="campaigns" element={<Suspense fallback={<Loading />}><Campaigns /></Suspense>} />
+                    <Route path="campaign/:campaignId/report" element={<Suspense fallback={<Loading />}><CampaignReport /></Suspense>} />
+                    <Route path="campaigns-config" element={<Suspense fallback={<Loading />}><CampaignsConfig /></Suspense>} />
+                    <Route path="files" element={<AdminOnly><Suspense fallback={<Loading />}><FileLists /></Suspense></AdminOnly>} />
                     <Route path="settings" element={<AdminOnly><Suspense fallback={<Loading />}><Settings /></Suspense></AdminOnly>} />
                     <Route path="*" element={<Navigate to="/" replace />} />
                   </Route>

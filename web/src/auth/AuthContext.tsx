@@ -72,12 +72,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     })();
   }, [clear]);
 
-  // Plan flags drive the menu; refresh them from the company record once per session (spec 000 §7 listPlan).
+  // Plan flags (and the company's campaigns switch) drive the menu; refresh them from the company
+  // record once per session (spec 000 §7 listPlan).
   useEffect(() => {
     if (!user?.companyId) return;
     api
-      .get<{ plan?: Plan }>(`/companies/listPlan/${user.companyId}`)
-      .then((c) => c.plan && setUser((u) => (u && u.company ? { ...u, company: { ...u.company, plan: c.plan } } : u)))
+      .get<{ plan?: Plan; campaignsEnabled?: boolean }>(`/companies/listPlan/${user.companyId}`)
+      .then(
+        (c) =>
+          c.plan &&
+          setUser((u) =>
+            u && u.company
+              ? { ...u, company: { ...u.company, plan: c.plan, ...(typeof c.campaignsEnabled === 'boolean' ? { campaignsEnabled: c.campaignsEnabled } : {}) } }
+              : u,
+          ),
+      )
       .catch(() => {});
   }, [user?.id, user?.companyId]);
 

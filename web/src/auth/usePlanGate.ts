@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import type { PlanFlag, User } from '@balcao/shared';
+import { isAdminProfile, type PlanFlag, type User } from '@balcao/shared';
 import { toast } from '../ui/toast';
 import { useAuth } from './AuthContext';
 
@@ -17,14 +17,28 @@ export function usePlanFlag(flag: PlanFlag): boolean {
 }
 
 /**
- * A page the plan must allow (the prompts page: useOpenAi; the integrations page: useIntegrations):
- * without the flag, the spec's error toast and, a second later, the dashboard. Answers whether the
- * page may show (and call its routes, which answer 403 otherwise).
+ * Campaign screens (contact lists now; campaigns and their settings later): admins of a company
+ * whose plan has `useCampaigns` and whose own `campaignsEnabled` switch is on (spec 000 §2.2,
+ * 002 §6; issue 20 §1), as the API decides. The spec's browser-storage flag `cshow` is no gate
+ * (decision 52): it is neither read nor written.
  */
-export function usePlanGate(flag: PlanFlag): boolean {
+export const campaignsAllowed = (user: User | null | undefined) =>
+  !!user && (isAdminProfile(user.profile) || !!user.super) && hasPlanFlag(user, 'useCampaigns') && companySwitch(user) !== false;
+
+/**
+ * The company's `campaignsEnabled`: `GET /auth/me` and `/companies/listPlan` answer the whole
+ * company, while the shared `User['company']` type names only some of its fields.
+ */
+const companySwitch = (user: User) => user.company?.campaignsEnabled;
+
+/**
+ * A page the user may not open: the spec's error toast and, a second later, the dashboard
+ * (spec 002 §8). Answers `allowed`, whether the page may show (and call its routes, which answer
+ * 403 otherwise).
+ */
+export function useAccessGate(allowed: boolean): boolean {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const allowed = usePlanFlag(flag);
   useEffect(() => {
     if (allowed) return;
     toast.error(t('common.noPlanPermission'));
@@ -32,4 +46,15 @@ export function usePlanGate(flag: PlanFlag): boolean {
     return () => clearTimeout(timer);
   }, [allowed]);
   return allowed;
+}
+
+/** A page the plan must allow (the prompts page: useOpenAi; the integrations page: useIntegrations). */
+export function usePlanGate(flag: PlanFlag): boolean {
+  return useAccessGate(usePlanFlag(flag));
+}
+
+/** A campaign page (`campaignsAllowed`): anyone else gets the toast and the way home. */
+export function useCampaignsGate(): boolean {
+  const { user } = useAuth();
+  return useAccessGate(campaignsAllowed(user));
 }

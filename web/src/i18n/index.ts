@@ -60,6 +60,9 @@ MESSAGE_KEYS[SELECT_QUEUE] = 'tickets.selectQueue';
 MESSAGE_KEYS[SAME_ATTENDANT] = 'contacts.sameAttendant';
 // The answer of a prompt's delete, shown as an info toast (spec 002 §7).
 MESSAGE_KEYS['Prompt deletado com sucesso!'] = 'prompts.deleted';
+// Uploads refused by their type or bytes (shared/src/schemas/messages.ts; spelled here: that module loads zod).
+MESSAGE_KEYS['Tipo de arquivo não permitido'] = 'validation.fileTypeNotAllowed';
+MESSAGE_KEYS['O conteúdo do arquivo não corresponde ao tipo informado'] = 'validation.fileContentMismatch';
 
 /** Labels of the fields the API names before a message ("number: Too Short!", contact import refusals). */
 const FIELD_KEYS: Record<string, string> = { name: 'contacts.name', number: 'contacts.number', email: 'contacts.email' };

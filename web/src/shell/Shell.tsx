@@ -9,7 +9,7 @@ import { useDates } from '../ui/dates';
 import { Icon } from '../ui/icons';
 import { storedNumber, useMediaQuery } from '../ui/hooks';
 import { useColorMode } from './theme';
-import { visibleItems } from './menu';
+import { visibleSections, type MenuItem } from './menu';
 import { useUnreadTitle } from './unread';
 import { useConnectionAlert } from '../pages/connections/live';
 import { NotificationsBell } from './Notifications';
@@ -40,12 +40,10 @@ export default function Shell() {
 
   if (!user) return null;
   const admin = isAdminProfile(user.profile);
-  const items = visibleItems(user);
-  const main = items.filter((i) => i.section === 'main');
-  const adminItems = items.filter((i) => i.section === 'admin');
+  const sections = visibleSections(user);
   const due = user.company?.dueDate;
 
-  const link = (i: (typeof items)[number]) => (
+  const link = (i: MenuItem) => (
     <NavLink key={i.to} to={i.to} end={i.to === '/'} className={({ isActive }) => `nav-item${isActive ? ' active' : ''}`}>
       <Icon name={i.icon} />
       <span className="nav-label">{t(i.label)}</span>
@@ -135,13 +133,12 @@ export default function Shell() {
             </button>
           )}
         </div>
-        <div className="nav-list">{main.map(link)}</div>
-        {adminItems.length > 0 && (
-          <div className="nav-list" data-testid="admin-section">
-            <div className="nav-section">{t('shell.adminSection')}</div>
-            {adminItems.map(link)}
+        {sections.map(({ section, items }) => (
+          <div key={section.id} className="nav-list" data-testid={section.testId}>
+            {section.title && <div className="nav-section">{t(section.title)}</div>}
+            {items.map(link)}
           </div>
-        )}
+        ))}
       </nav>
       <main className="content">
         <View className="content-inner">

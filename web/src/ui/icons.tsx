@@ -31,7 +31,19 @@ const paths = {
   chat: 'M20 2H4c-1.1 0-1.99.9-1.99 2L2 22l4-4h14c1.1 0 2-.9 2-2V4c0-1.1-.9-2-2-2zM6 9h12v2H6V9zm8 5H6v-2h8v2zm4-6H6V6h12v2z',
   // Drawn for the console: AI prompts (a large and a small four-point star) and integrations (linked nodes).
   sparkle: 'M10 2.5 12 9l6.5 2-6.5 2-2 6.5L8 13l-6.5-2L8 9zM18.5 14l1 2.5 2.5 1-2.5 1-1 2.5-1-2.5-2.5-1 2.5-1z',
+  // The contact lists of the Campaigns group: a person beside the lines of a list.
+  contactList: 'M7 5.5a2.5 2.5 0 1 1 0 5 2.5 2.5 0 0 1 0-5zM2.5 17c0-2.2 2.9-3.5 4.5-3.5s4.5 1.3 4.5 3.5v1.5h-9zM13 7h9v2h-9zm0 4h9v2h-9zm0 4h6v2h-6z',
+  // Drawn for the console: file lists (a sheet with lines in front of another) and campaign settings (sliders).
+  fileList: 'M7 2h9l5 5v13H7zm2 2v14h10V8h-4V4zm2 7h6v1.5h-6zm0 3.5h6V16h-6zM3 6h2v14h12v2H3z',
+  tune: 'M3 5h8v2H3zm12 0h6v2h-6zm-2-2h2v6h-2zM3 11h4v2H3zm8 0h10v2H11zM9 9h2v6H9zm-6 8h10v2H3zm14 0h4v2h-4zm-2-2h2v6h-2z',
   hub: 'M12 9a3 3 0 1 1 0 6 3 3 0 0 1 0-6zM5 2.5a2.5 2.5 0 1 1 0 5 2.5 2.5 0 0 1 0-5zm14 0a2.5 2.5 0 1 1 0 5 2.5 2.5 0 0 1 0-5zM12 17.5a2.5 2.5 0 1 1 0 5 2.5 2.5 0 0 1 0-5zM6.1 5.4l4.6 4.6-1 1-4.6-4.6zm11.8 0 1 1-4.6 4.6-1-1zM11.3 14.5h1.4v3.5h-1.4z',
+  // Drawn for the console's campaigns: a megaphone; stop (a rounded square); restart (a ring turning
+  // clockwise); the report (bars on axes); a warning (a triangle with its mark cut out).
+  campaign: 'M2 9.5h4.5L16 4v16l-9.5-5.5H2zM7 15.5l1.6 5h2.6L9.6 15.5zM18 8.5l2.6-1.5.8 1.3-2.6 1.5zM18 11.25h3.5v1.5H18zM18 15.5l.8-1.3 2.6 1.5-.8 1.3z',
+  stop: 'M8 6h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z',
+  restart: 'M18.93 9A8 8 0 1 1 12 5v2a6 6 0 1 0 5.2 3zM12 2l4 4-4 4z',
+  report: 'M3 3h2v16h16v2H3zM7 11h3v6H7zm5-5h3v11h-3zm5 3h3v8h-3z',
+  warning: 'M12 2 1 21h22zm-1 7h2v6h-2zm0 8h2v2h-2z',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -43,6 +43,8 @@ export function useLiveList<T extends ListItem>(opts: {
   /** The answer's array: `users`, `tags`, `records`, … */
   itemsKey: string;
   searchParam: string;
+  /** More of the query than the search and the page (a list's items: `contactListId`). */
+  query?: Record<string, string | number | undefined>;
   /** The company event that keeps the rows current (and a reload after a reconnect); none for lists without one. */
   event?: CompanyEventKind;
   fromEvent?: (data: any) => ListEvent<T>;
@@ -57,28 +59,44 @@ export function useLiveList<T extends ListItem>(opts: {
   const [page, setPage] = useState(1);
   const [hasMore, setHasMore] = useState(false);
   const [reloadKey, setReloadKey] = useState(0);
+  // The answer's `count` (every row of the search, not only the pages read), moved by the rows this
+  // page sees come and go. The ids listed right now, kept in step at once: an event and the page's
+  // own answer announcing the same row count it once.
+  const [count, setCount] = useState<number | undefined>(undefined);
+  const listed = useRef(new Set<number>());
+  listed.current = new Set(items.map((x) => x.id));
   // The event handler lives as long as the socket subscription: it reads the current options.
   const current = useRef(opts);
   current.current = opts;
+  const queryKey = JSON.stringify(opts.query ?? {});
 
   useEffect(() => {
     setItems([]);
     setPage(1);
-  }, [searchParam, reloadKey]);
+  }, [searchParam, reloadKey, queryKey]);
 
   const loading = useLoading(async (live) => {
-    const r = await api.get<Record<string, unknown> & { hasMore: boolean }>(path, { query: { searchParam, pageNumber: page } });
+    const r = await api.get<Record<string, unknown> & { hasMore: boolean; count?: number }>(path, { query: { ...current.current.query, searchParam, pageNumber: page } });
     if (!live()) return;
     setItems((prev) => mergePage(prev, (r[itemsKey] as T[] | undefined) ?? [], page));
     setHasMore(r.hasMore);
-  }, [path, itemsKey, searchParam, page, reloadKey]);
+    if (page === 1) setCount(typeof r.count === 'number' ? r.count : undefined);
+  }, [path, itemsKey, searchParam, page, reloadKey, queryKey]);
 
   const upsert = useCallback((item: T, addIfMissing = true) => {
+    if (addIfMissing && !listed.current.has(item.id)) {
+      listed.current.add(item.id);
+      setCount((n) => (n === undefined ? n : n + 1));
+    }
     setItems((l) =>
       l.some((x) => x.id === item.id) ? l.map((x) => (x.id === item.id && !older(item, x) ? { ...x, ...item } : x)) : addIfMissing ? [item, ...l] : l,
     );
   }, []);
-  const removeById = useCallback((id: number) => setItems((l) => l.filter((x) => x.id !== id)), []);
+  const removeById = useCallback((id: number) => {
+    if (listed.current.delete(id)) setCount((n) => (n === undefined ? n : Math.max(0, n - 1)));
+    setItems((l) => l.filter((x) => x.id !== id));
+  }, []);
+  const reload = useCallback(() => setReloadKey((k) => k + 1), []);
 
   useEffect(() => {
     if (!me || !event) return;
@@ -90,16 +108,16 @@ export function useLiveList<T extends ListItem>(opts: {
       const belongs = (!o.addOnlyCreated || change.created) && (!o.matches || o.matches(change.item, o.searchParam));
       upsert(change.item, belongs);
     });
-    const offR = realtime.onReconnect(() => setReloadKey((k) => k + 1));
+    const offR = realtime.onReconnect(reload);
     return () => {
       off();
       offR();
     };
-  }, [me, event, upsert, removeById]);
+  }, [me, event, upsert, removeById, reload]);
 
   const { scroller, onScroll } = useInfiniteScroll({ hasMore, loading, more: () => setPage((p) => p + 1), watch: items });
 
-  return { items, loading, hasMore, scroller, onScroll, upsert, removeById };
+  return { items, loading, hasMore, count, scroller, onScroll, upsert, removeById, reload };
 }
 
 /**
