@@ -119,7 +119,8 @@ async function checkCampaign(companyId: number, c: Pick<CampaignItem, 'contactLi
     c.fileListId && changed.has('fileListId') ? fileListExists(companyId, c.fileListId) : true,
   ]);
   if (c.contactListId && changed.has('contactListId') && (!list || list.deleting)) fields.push({ field: 'contactListId', message: 'ERR_NOT_FOUND' });
-  if (c.tagListId && changed.has('tagListId') && (!tag || tag.entity !== 'tag' || tag.deleting)) fields.push({ field: 'tagListId', message: 'ERR_NOT_FOUND' });
+  // Recipients are the contacts carrying the tag: a ticket tag names tickets, not contacts.
+  if (c.tagListId && changed.has('tagListId') && (!tag || tag.entity !== 'tag' || tag.deleting || tag.type !== 'contact')) fields.push({ field: 'tagListId', message: 'ERR_NOT_FOUND' });
   if (c.whatsappId && changed.has('whatsappId') && !conn) fields.push({ field: 'whatsappId', message: 'ERR_NOT_FOUND' });
   if (!files) fields.push({ field: 'fileListId', message: 'ERR_NOT_FOUND' });
   if (fields.length) throw invalid(fields);

@@ -217,6 +217,24 @@ describe('campaigns', () => {
     expect(await run(w, () => campaigns.getCampaign(me, c.id))).toMatchObject({ counts: { recipients: 600 } });
   });
 
+  it("a tag's contacts are the recipients (numbers asked on WhatsApp at planning); a ticket tag is refused", { timeout: 30_000 }, async () => {
+    const { w, me } = await setup(0, new Set(['5511977770002']));
+    const { createTag } = await import('../../src/services/tags.js');
+    const { createContact } = await import('../../src/services/contacts.js');
+    await run(w, () => settings.saveCampaignSettings(me, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, variables: [] }));
+    const vip = await run(w, () => createTag(me, { name: 'VIP', color: '#ff0000', type: 'contact' }));
+    const ticketTag = await run(w, () => createTag(me, { name: 'Urgente', color: '#00ff00', type: 'ticket' }));
+    for (const [i, number] of ['5511977770001', '5511977770002', '5511977770003'].entries()) {
+      await run(w, () => createContact(me, { name: `Tag ${i}`, number, tags: [{ id: vip.id }] }));
+    }
+    await run(w, () => createContact(me, { name: 'Sem tag', number: '5511977770009' }));
+    expect(await refusal(newCampaign(w, me, { tagListId: ticketTag.id, message1: 'x' }))).toMatchObject({ status: 400, fields: [{ field: 'tagListId' }] });
+    const c = await newCampaign(w, me, { tagListId: vip.id, message1: 'Oi {nome}' });
+    await drain(w);
+    expect([...perPhone(w).keys()].sort()).toEqual(['5511977770001', '5511977770003']);
+    expect(await run(w, () => campaigns.getCampaign(me, c.id))).toMatchObject({ status: 'FINALIZADA', counts: { recipients: 2, delivered: 2 } });
+  });
+
   it('confirmation: the confirmation message first, the campaign message after the reply', async () => {
     const { w, me, list } = await setup(2);
     await run(w, () => settings.saveCampaignSettings(me, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, variables: [] }));
