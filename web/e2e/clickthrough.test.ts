@@ -82,7 +82,8 @@ describe('click-through of every page', () => {
     expect(links.length).toBeGreaterThanOrEqual(10);
     const visited: string[] = [];
     for (const link of links) {
-      await menu.getByRole('link', { name: link.name, exact: true }).first().click();
+      // By address: two entries may share a name (Configurações of the campaigns and of the company).
+      await menu.locator(`a[href="${link.href}"]`).first().click();
       await page.waitForURL((u) => u.pathname === link.href);
       await settle(page);
       visited.push(link.href);

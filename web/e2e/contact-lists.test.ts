@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { member, PASSWORD, superUser, tenant } from '../../functions/test/integration/client.js';
 import { sandbox } from '../../functions/test/integration/pipeline-helpers.js';
-import { NARROW, newContext, realtimeOpen, screenshot, signInUi } from './support/browser.js';
+import { NARROW, realtimeOpen, screenshot, closeWatched, watchedPage } from './support/browser.js';
 import { browser, company as t, connectedWorld, web } from './support/world.js';
 
 // Issue 20 §1-§2 (console side): the Campaigns group of the menu and its gate, the contact lists
@@ -26,29 +26,8 @@ beforeAll(async () => {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }, 180_000);
 
-/** What went wrong on a page: uncaught errors, console errors, 4xx/5xx answers. */
-const trouble = new WeakMap<Page, string[]>();
-
-async function signedIn(email: string, opts: Parameters<typeof newContext>[1] = {}): Promise<Page> {
-  const ctx = await newContext(browser, opts);
-  // The shared test machine can be far beyond its two cores: actions get more room than 30 s.
-  ctx.setDefaultTimeout(50_000);
-  const page = await ctx.newPage();
-  const seen: string[] = [];
-  trouble.set(page, seen);
-  page.on('console', (m) => m.type() === 'error' && seen.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
-  page.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`));
-  await signInUi(page, web(), email, PASSWORD);
-  return page;
-}
-
-/** Closes the page, expecting no trouble on it but the answers `expected` (refusals the test provokes). */
-async function done(page: Page, expected: string[] = []) {
-  const seen = trouble.get(page) ?? [];
-  expect(seen.filter((x) => !x.startsWith('console: Failed to load resource'))).toEqual(expected);
-  await page.context().close();
-}
+const signedIn = (email: string, opts: Parameters<typeof watchedPage>[3] = {}) => watchedPage(browser, web(), { email, password: PASSWORD }, opts);
+const done = closeWatched;
 
 const toastText = (page: Page, text: string) => page.locator('.toasts').getByText(text, { exact: true }).first();
 const rowOf = (page: Page, text: string) => page.locator('tbody tr', { hasText: text });

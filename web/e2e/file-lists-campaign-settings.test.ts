@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { campaignSettingsFrom } from '@balcao/shared';
-import { NARROW, WIDE, newContext, screenshot, signInUi } from './support/browser.js';
+import { NARROW, WIDE, screenshot, closeWatched, watchedPage } from './support/browser.js';
 import { browser, useBrowser, web } from './support/world.js';
 import { createUser, tenantAndOtherAdmin, uniq } from './support/stack.js';
 
@@ -21,29 +21,8 @@ beforeAll(async () => {
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(120, 7)]);
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(200, 0x20)]);
 
-/** What went wrong on a page: uncaught errors, console errors, 4xx/5xx answers. */
-const trouble = new WeakMap<Page, string[]>();
-
-async function signedIn(who: { email: string; password: string }): Promise<Page> {
-  const ctx = await newContext(browser);
-  // The shared test machine can be far beyond its two cores: actions get more room than 30 s.
-  ctx.setDefaultTimeout(50_000);
-  const page = await ctx.newPage();
-  const seen: string[] = [];
-  trouble.set(page, seen);
-  page.on('console', (m) => m.type() === 'error' && seen.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
-  page.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`));
-  await signInUi(page, web(), who.email, who.password);
-  return page;
-}
-
-/** Closes the page, expecting no trouble on it but the answers `expected` (refusals the test provokes). */
-async function done(page: Page, expected: string[] = []) {
-  const seen = trouble.get(page) ?? [];
-  expect(seen.filter((x) => !x.startsWith('console: Failed to load resource'))).toEqual(expected);
-  await page.context().close();
-}
+const signedIn = (who: { email: string; password: string }) => watchedPage(browser, web(), who);
+const done = closeWatched;
 
 const toastText = (page: Page, text: string) => page.locator('.toasts').getByText(text, { exact: true }).first();
 const rowOf = (page: Page, text: string) => page.locator('tbody tr', { hasText: text });

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { maskKey } from '@balcao/shared';
 import type { Locator, Page } from 'playwright-core';
-import { NARROW, newContext, realtimeOpen, screenshot, signInUi } from './support/browser.js';
+import { NARROW, newContext, realtimeOpen, screenshot, closeWatched, watchedPage } from './support/browser.js';
 import { browser, useBrowser, web } from './support/world.js';
 import { createUser, tenant, tenantAndOtherAdmin, uniq } from './support/stack.js';
 
@@ -26,29 +26,8 @@ beforeAll(async () => {
   await ctx.close();
 }, 180_000);
 
-/** What went wrong on a page: uncaught errors, console errors, 4xx/5xx answers. */
-const trouble = new WeakMap<Page, string[]>();
-
-async function signedIn(who: { email: string; password: string }, opts: Parameters<typeof newContext>[1] = {}): Promise<Page> {
-  const ctx = await newContext(browser, opts);
-  // The shared test machine can be far beyond its two cores: actions get more room than 30 s.
-  ctx.setDefaultTimeout(50_000);
-  const page = await ctx.newPage();
-  const seen: string[] = [];
-  trouble.set(page, seen);
-  page.on('console', (m) => m.type() === 'error' && seen.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
-  page.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`));
-  await signInUi(page, web(), who.email, who.password);
-  return page;
-}
-
-/** Closes the page, expecting no trouble on it but the answers `expected` (refusals the test provokes). */
-async function done(page: Page, expected: string[] = []) {
-  const seen = trouble.get(page) ?? [];
-  expect(seen.filter((x) => !x.startsWith('console: Failed to load resource'))).toEqual(expected);
-  await page.context().close();
-}
+const signedIn = (who: { email: string; password: string }, opts: Parameters<typeof watchedPage>[3] = {}) => watchedPage(browser, web(), who, opts);
+const done = closeWatched;
 
 /** A Google service account key file as Google hands it out (a fresh RSA key; never sent to Google here). */
 function serviceAccount(project: string) {

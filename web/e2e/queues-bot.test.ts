@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { sandbox, until } from '../../functions/test/integration/pipeline-helpers.js';
 import { member, PASSWORD } from '../../functions/test/integration/client.js';
-import { NARROW, newContext, screenshot, signInUi } from './support/browser.js';
+import { NARROW, closeWatched, screenshot, watchedPage } from './support/browser.js';
 import { browser, company as t, connectedWorld, randomPhone, web } from './support/world.js';
 
 // Issue 18 (client side): the queue dialog (type, FORM targets, palette, the options tree), the
@@ -13,28 +13,11 @@ connectedWorld();
 
 let admin: Awaited<ReturnType<typeof member>>;
 
-/** What went wrong on the page: console errors, uncaught errors, 4xx/5xx answers. */
-const trouble = new WeakMap<Page, string[]>();
-
 async function signedIn(viewport?: { width: number; height: number }): Promise<Page> {
   admin ??= await member(t.admin, { name: 'Ana Admin', profile: 'admin' });
-  const ctx = await newContext(browser, viewport ? { viewport } : {});
-  const page = await ctx.newPage();
-  const seen: string[] = [];
-  trouble.set(page, seen);
-  page.on('console', (m) => m.type() === 'error' && seen.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
-  page.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`));
-  await signInUi(page, web(), admin.email, PASSWORD);
-  return page;
+  return watchedPage(browser, web(), { email: admin.email, password: PASSWORD }, viewport ? { viewport } : {});
 }
-
-/** Closes the page, expecting no trouble on it but the answers `expected` (e.g. a refusal the test provokes). */
-async function done(page: Page, expected: string[] = []) {
-  const seen = trouble.get(page) ?? [];
-  expect(seen.filter((x) => !x.startsWith('console: Failed to load resource'))).toEqual(expected);
-  await page.context().close();
-}
+const done = closeWatched;
 
 const queueDialog = (page: Page) => page.getByRole('dialog', { name: /^(Adicionar|Editar) fila$/ });
 /** The tree's item of the option titled `title` (its row, editor and children). */

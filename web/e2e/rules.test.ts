@@ -16,8 +16,19 @@ describe('menu rules', () => {
   it('shows the administration items to admins only (any casing of admin)', () => {
     const main = ['/', '/tickets', '/quick-messages', '/contacts', '/schedules', '/tags'];
     expect(visibleItems(user({ profile: 'Nível 3' })).map((i) => i.to)).toEqual(main);
-    expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual([...main, '/connections', '/queues', '/users', '/settings']);
+    expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual([...main, '/connections', '/files', '/queues', '/users', '/settings']);
     expect(visibleItems(user({ profile: 'ADMIN' as User['profile'] })).map((i) => i.to)).toContain('/settings');
+  });
+
+  it('shows the campaigns group to admins whose plan has campaigns and whose company has them on (cshow is no gate)', () => {
+    const company = (plan: boolean, enabled?: boolean) => ({ company: { id: 1, plan: { useCampaigns: plan }, ...(enabled === undefined ? {} : { campaignsEnabled: enabled }) } }) as unknown as Partial<User>;
+    const campaigns = ['/campaigns', '/contact-lists', '/campaigns-config'];
+    const to = (u: User) => visibleItems(u).map((i) => i.to);
+    expect(to(user({ profile: 'admin', ...company(true) }))).toEqual(expect.arrayContaining(campaigns));
+    expect(to(user({ profile: 'admin', ...company(true, true) }))).toEqual(expect.arrayContaining(campaigns));
+    expect(to(user({ profile: 'admin', ...company(true, false) })).filter((p) => campaigns.includes(p))).toEqual([]);
+    expect(to(user({ profile: 'admin', ...company(false, true) })).filter((p) => campaigns.includes(p))).toEqual([]);
+    expect(to(user({ profile: 'Nível 3', ...company(true, true) })).filter((p) => campaigns.includes(p))).toEqual([]);
   });
 });
 

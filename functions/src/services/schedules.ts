@@ -337,8 +337,9 @@ export const scheduleJobSchema = z.object({
   v: z.literal(1),
   companyId: z.number().int().positive(),
   scheduleId: z.number().int().positive(),
-  /** How long SQS held the job (a job handed over ahead of its time). */
+  /** How long SQS held the job (a job handed over ahead of its time), and the time it was made for. */
   delayMs: z.number().int().nonnegative().optional(),
+  sendAt: z.string().optional(),
 });
 export type ScheduleJob = z.infer<typeof scheduleJobSchema>;
 
@@ -375,7 +376,7 @@ export async function sweepSchedules(now = nowMs()): Promise<ScheduleJob[]> {
           remove: gaveUp ? ['GSI4PK', 'GSI4SK'] : [],
         });
         await announce(saved, 'update');
-        if (!gaveUp) jobs.push({ v: 1, companyId: s.companyId, scheduleId: s.id, delayMs: Math.max(0, Date.parse(s.sendAt) - now) });
+        if (!gaveUp) jobs.push({ v: 1, companyId: s.companyId, scheduleId: s.id, sendAt: s.sendAt, delayMs: Math.max(0, Date.parse(s.sendAt) - now) });
       } catch (err) {
         // Edited, deleted or taken by another sweep since the index was read: theirs wins.
         if (!isConditionFailure(err)) throw err;
@@ -438,8 +439,8 @@ async function connectionFor(s: ScheduleItem, user: UserItem | undefined): Promi
 export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome> {
   const s = await getItem<ScheduleItem>(scheduleKey(job.companyId, job.scheduleId), true);
   if (!s || s.entity !== 'schedule' || s.status !== 'AGENDADA') return 'skipped';
-  // Moved later since it was handed over: the sweep hands it again when it is due.
-  if (Date.parse(s.sendAt) - nowMs() > 1000) return 'skipped';
+  // Moved since this job was made (saved again, then handed again by a later sweep): that job sends it.
+  if (job.sendAt && job.sendAt !== s.sendAt) return 'skipped';
   if (s.sendingAt) {
     // Another job is sending it, or crashed while sending: the message may have gone, so never resend.
     if (nowMs() - Date.parse(s.sendingAt) < SENDING_STALE_MS) return 'skipped';

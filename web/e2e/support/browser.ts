@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -62,4 +63,29 @@ export async function saveDialog(page: Page, dialog: Locator, savedText: string,
   const row = page.locator('tr', { hasText: rowText });
   await row.waitFor();
   return row;
+}
+
+/** What went wrong on a watched page: uncaught errors, console errors, 4xx/5xx answers. */
+const trouble = new WeakMap<Page, string[]>();
+
+/** A new page signed in as `who`, whose trouble is collected for `closeWatched`. */
+export async function watchedPage(browser: Browser, webUrl: string, who: { email: string; password: string }, opts: Parameters<typeof newContext>[1] = {}): Promise<Page> {
+  const ctx = await newContext(browser, opts);
+  // The shared test machine can be far beyond its two cores: actions get more room than 30 s.
+  ctx.setDefaultTimeout(50_000);
+  const page = await ctx.newPage();
+  const seen: string[] = [];
+  trouble.set(page, seen);
+  page.on('console', (m) => m.type() === 'error' && seen.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
+  page.on('response', (r) => r.status() >= 400 && seen.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`));
+  await signInUi(page, webUrl, who.email, who.password);
+  return page;
+}
+
+/** Closes a watched page, expecting no trouble on it but the answers `expected` (refusals the test provokes). */
+export async function closeWatched(page: Page, expected: string[] = []) {
+  const seen = trouble.get(page) ?? [];
+  expect(seen.filter((x) => !x.startsWith('console: Failed to load resource'))).toEqual(expected);
+  await page.context().close();
 }

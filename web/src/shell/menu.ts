@@ -1,5 +1,5 @@
 import { isAdminProfile, type PlanFlag, type User } from '@balcao/shared';
-import { campaignsAllowed } from '../auth/usePlanGate';
+import { campaignsAllowed } from '../auth/planRules';
 import type { IconName } from '../ui/icons';
 
 export type MenuSectionId = 'main' | 'campaigns' | 'admin';
