@@ -103,16 +103,23 @@ export async function updateItem<T = Item>(
   return out.Attributes as T;
 }
 
-/** Every item of a partition whose sort key starts with `prefix` (all pages). */
+/**
+ * Every item of a partition whose sort key starts with `prefix` (all pages). `extra` adds to the
+ * query (a filter with its own names and values, a projection, a consistent read, or a key
+ * condition of its own).
+ */
 export async function queryAll<T = Item>(pk: string, prefix?: string, extra: Partial<DirectQueryInput> = {}): Promise<T[]> {
   const items: T[] = [];
+  const key = prefixCondition('PK', pk, 'SK', prefix);
   let start: Record<string, unknown> | undefined;
   do {
     const out = await tablePort().query({
       TableName: table(),
-      ...prefixCondition('PK', pk, 'SK', prefix),
-      ExclusiveStartKey: start,
+      ...key,
       ...extra,
+      // A filter's values join the key's (a caller's own key condition brings its own).
+      ExpressionAttributeValues: { ...key.ExpressionAttributeValues, ...extra.ExpressionAttributeValues },
+      ExclusiveStartKey: start,
     });
     items.push(...((out.Items ?? []) as T[]));
     start = out.LastEvaluatedKey;

@@ -1,8 +1,9 @@
-import { AppError, type RpcAnswer } from '@balcao/shared';
+import { AppError, CHECK_NUMBERS_BATCH, type RpcAnswer } from '@balcao/shared';
 import { getItem, putItem } from './db.js';
 import { sendCommand } from './commands.js';
 import { keys } from '../table/keys.js';
 import { uuid } from './ports.js';
+import { log } from './observability.js';
 
 type Call = { op: 'checkNumber'; number: string } | { op: 'checkNumbers'; numbers: string[] } | { op: 'addressBook'; after?: string; limit?: number };
 
@@ -26,4 +27,24 @@ export async function askSessionHost(companyId: number, connectionId: number, ca
     if (item?.status === 'failed') throw new AppError(400, 'ERR_WAPP_NOT_INITIALIZED', { message: item.error });
   }
   throw new AppError(400, 'ERR_WAPP_NOT_INITIALIZED', { message: 'A conexão não respondeu; verifique se ela está conectada' });
+}
+
+/**
+ * Whether each number is on WhatsApp, asked through the connection 100 numbers a question (the
+ * questions side by side); null where the phone did not answer.
+ */
+export async function numbersOnWhatsApp(companyId: number, connectionId: number, numbers: string[]): Promise<(boolean | null)[]> {
+  const answers: (boolean | null)[] = numbers.map(() => null);
+  const starts = Array.from({ length: Math.ceil(numbers.length / CHECK_NUMBERS_BATCH) }, (_, k) => k * CHECK_NUMBERS_BATCH);
+  await Promise.all(
+    starts.map(async (start) => {
+      try {
+        const answer = await askSessionHost(companyId, connectionId, { op: 'checkNumbers', numbers: numbers.slice(start, start + CHECK_NUMBERS_BATCH) }, 20_000);
+        if (answer.op === 'checkNumbers') answer.results.forEach((result, i) => (answers[start + i] = result.exists));
+      } catch (err) {
+        log.warn('numbers not checked on WhatsApp', { err, companyId, connectionId });
+      }
+    }),
+  );
+  return answers;
 }

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { CHECK_NUMBERS_BATCH, campaignVariants, fillCampaignText, type CampaignErrorCode, type CampaignSettings } from '@balcao/shared';
+import { campaignVariants, fillCampaignText, mediaKindOf, type CampaignErrorCode, type CampaignSettings } from '@balcao/shared';
 import { batchGet, batchWrite, getItem, isConditionFailure, isTransactionCanceled, queryAll, transact, tx, updateItem, type TransactItem } from '../core/db.js';
 import { env } from '../core/env.js';
 import { log } from '../core/observability.js';
 import { nowIso, nowMs, ports, table, uuid } from '../core/ports.js';
-import { askSessionHost } from '../core/rpc.js';
+import { numbersOnWhatsApp } from '../core/rpc.js';
 import {
   ACTIVE_LANES,
   CAMPAIGN_DUE_SHARDS,
@@ -25,6 +25,7 @@ import {
 } from '../table/keys.js';
 import type { CampaignItem, ConnectionItem, ContactItem, ContactListEntryItem, LaneItem, ShipmentItem } from '../table/items.js';
 import { getCampaignSettings } from './campaign-settings.js';
+import { announceCampaign, toApiCampaign } from './campaign-view.js';
 import { findOrCreateContact } from './contacts.js';
 import { fileListForSending } from './file-lists.js';
 import { sendInTicket, type OutgoingMessage } from './outbound.js';
@@ -84,8 +85,6 @@ export async function runCampaignJob(job: CampaignJob): Promise<string> {
 }
 
 async function announce(companyId: number, campaignId: number) {
-  // Imported here: campaigns.ts enqueues starts (a static cycle would load half a module).
-  const { announceCampaign, toApiCampaign } = await import('./campaigns.js');
   const c = await getItem<CampaignItem>(campaignKey(companyId, campaignId), true);
   if (c) await announceCampaign(companyId, { action: 'update', record: await toApiCampaign(c) });
 }
@@ -168,14 +167,9 @@ async function plan(c: CampaignItem, conn: ConnectionItem): Promise<number> {
   let planned = c.recipients;
   for (let start = 0; start < todo.length; start += PLAN_SLICE) {
     const slice = todo.slice(start, start + PLAN_SLICE);
+    // Unknown numbers are asked now; a number the phone did not answer about stays a recipient.
     const unknown = slice.filter((r) => r.valid === null);
-    await Promise.all(
-      Array.from({ length: Math.ceil(unknown.length / CHECK_NUMBERS_BATCH) }, async (_, k) => {
-        const batch = unknown.slice(k * CHECK_NUMBERS_BATCH, (k + 1) * CHECK_NUMBERS_BATCH);
-        const answer = await askSessionHost(companyId, conn.id, { op: 'checkNumbers', numbers: batch.map((r) => r.number) }, 20_000);
-        if (answer.op === 'checkNumbers') answer.results.forEach((res, n) => (batch[n].valid = res.exists));
-      }),
-    );
+    if (unknown.length) (await numbersOnWhatsApp(companyId, conn.id, unknown.map((r) => r.number))).forEach((valid, n) => (unknown[n].valid = valid));
     const shipments: ShipmentItem[] = slice
       .filter((r) => r.valid !== false)
       .map((r) => ({
@@ -370,7 +364,7 @@ function phaseOf(c: CampaignItem, s: ShipmentItem): 'confirm' | 'final' {
 
 /** The campaign's next pending recipient after its cursor (key order). */
 async function nextPending(c: CampaignItem): Promise<ShipmentItem | undefined> {
-  const upTo = c.planned ? `${shipmentPrefix()}\uffff` : c.plannedUpTo;
+  const upTo = c.planned ? `${shipmentPrefix()}\u{10FFFF}` : c.plannedUpTo;
   if (!upTo) return undefined;
   let start: Record<string, unknown> | undefined = c.cursor ? { PK: shipmentsPartition(c.companyId, c.id), SK: c.cursor } : undefined;
   do {
@@ -393,24 +387,13 @@ async function nextPending(c: CampaignItem): Promise<ShipmentItem | undefined> {
 }
 
 /** A campaign's shipments in one status (read when a campaign has nothing pending left, and by a restart). */
-async function shipmentsIn(c: CampaignItem, status: 'sending' | 'failed'): Promise<ShipmentItem[]> {
-  const found: ShipmentItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await table().query({
-      TableName: env.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :p)',
-      FilterExpression: '#s = :status',
-      ExpressionAttributeNames: { '#s': 'status' },
-      ExpressionAttributeValues: { ':pk': shipmentsPartition(c.companyId, c.id), ':p': shipmentPrefix(), ':status': status },
-      ExclusiveStartKey: start,
-      ConsistentRead: true,
-    });
-    found.push(...((out.Items ?? []) as ShipmentItem[]));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return found;
-}
+const shipmentsIn = (c: CampaignItem, status: 'sending' | 'failed') =>
+  queryAll<ShipmentItem>(shipmentsPartition(c.companyId, c.id), shipmentPrefix(), {
+    FilterExpression: '#s = :status',
+    ExpressionAttributeNames: { '#s': 'status' },
+    ExpressionAttributeValues: { ':status': status },
+    ConsistentRead: true,
+  });
 
 async function finish(c: CampaignItem) {
   try {
@@ -514,7 +497,6 @@ async function deliver(f: Picked, claimedAt: string, conn: ConnectionItem, setti
       if (files?.message.trim()) parts.push({ body: fill(files.message) });
       for (const o of files?.options ?? []) parts.push({ body: o.name, media: o.media });
       if (c.mediaKey && c.mediaType) {
-        const { mediaKindOf } = await import('@balcao/shared');
         parts.push({ body: '', media: { key: c.mediaKey, mimetype: c.mediaType, fileName: c.mediaName ?? undefined, size: c.mediaSize ?? 0, mediaType: mediaKindOf(c.mediaType) ?? 'document' } });
       }
     }

@@ -9,31 +9,29 @@ import {
   campaignUpdateSchema,
   campaignVariants,
   checkMedia,
-  companyEvent,
   displayFileName,
   fromZonedInput,
   parseOrThrow,
   safeFileName,
   type ApiCampaign,
   type CampaignInput,
-  type CompanyEventData,
   type FieldIssue,
 } from '@balcao/shared';
-import { batchGet, batchWrite, clean, getItem, isConditionFailure, nextId, queryAll, transact, tx, updateItem, type WriteRequest } from '../core/db.js';
+import { batchWrite, getItem, isConditionFailure, nextId, queryAll, transact, tx, updateItem, type WriteRequest } from '../core/db.js';
 import type { UploadedFile } from '../core/http.js';
 import type { Identity } from '../core/identity.js';
 import { env } from '../core/env.js';
 import { log } from '../core/observability.js';
 import { pageByName } from '../core/paging.js';
 import { nowIso, nowMs } from '../core/ports.js';
-import { publish } from '../core/realtime.js';
-import { deleteObject, putObject, readUrl } from '../core/storage.js';
+import { deleteObject, putObject } from '../core/storage.js';
 import { activeLaneMarker, campaignDueKeys, campaignKey, campaignPrefix, campaignsPartition, connectionKey, contactListKey, laneKey, shipmentsPartition, tagKey } from '../table/keys.js';
 import type { CampaignItem, ConnectionItem, ContactListRecord, LaneItem, TagItem } from '../table/items.js';
 import { fileListExists } from './file-lists.js';
 import { timeZone } from './ticket-lifecycle.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import { enqueueCampaignStart } from './campaign-dispatch.js';
+import { announceCampaign, toApiCampaign, toApiCampaigns } from './campaign-view.js';
 
 /**
  * Campaigns (spec 002 §2-§7, issue 20 §3, §5): the table, the dialog's saves, stop, restart and
@@ -45,40 +43,6 @@ const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
 const invalid = (fields: FieldIssue[]) => new AppError(400, 'ERR_VALIDATION', { message: fields[0].message, fields });
 const changedMeanwhile = () => new AppError(409, 'ERR_VALIDATION', { message: 'A campanha mudou ao mesmo tempo; tente de novo' });
 const MESSAGE_FIELDS = Array.from({ length: CAMPAIGN_VARIANTS }, (_, i) => [`message${i + 1}`, `confirmationMessage${i + 1}`]).flat();
-
-export async function announceCampaign(companyId: number, data: CompanyEventData['Campaign']) {
-  await publish({ companyId, event: companyEvent(companyId, 'Campaign'), data, audience: [{ kind: 'admins' }] });
-}
-
-/** The campaign as the API answers it, with its list's and connection's names and the media URL. */
-export async function toApiCampaign(c: CampaignItem): Promise<ApiCampaign> {
-  return (await toApiCampaigns(c.companyId, [c]))[0];
-}
-
-async function toApiCampaigns(companyId: number, list: CampaignItem[]): Promise<ApiCampaign[]> {
-  const listIds = [...new Set(list.map((c) => c.contactListId).filter((x): x is number => !!x))];
-  const connIds = [...new Set(list.map((c) => c.whatsappId).filter((x): x is number => !!x))];
-  const [lists, conns] = await Promise.all([
-    batchGet<ContactListRecord>(listIds.map((id) => contactListKey(companyId, id))),
-    batchGet<ConnectionItem>(connIds.map((id) => connectionKey(companyId, id))),
-  ]);
-  const listById = new Map(lists.filter((l) => !(l as { deleting?: boolean }).deleting).map((l) => [l.id, l]));
-  const connById = new Map(conns.map((c) => [c.id, c]));
-  return Promise.all(
-    list.map(async (c) => {
-      const { mediaKey, mediaType: _t, mediaSize: _s, recipients, delivered, confirmationRequested, confirmed, failed, planned: _p, plannedUpTo: _u, cursor: _c, retryFailed: _r, ...rest } = clean(c);
-      const l = c.contactListId ? listById.get(c.contactListId) : undefined;
-      const w = c.whatsappId ? connById.get(c.whatsappId) : undefined;
-      return {
-        ...rest,
-        mediaUrl: mediaKey ? await readUrl(mediaKey) : null,
-        contactList: l ? { id: l.id, name: l.name, contactsCount: l.contactsCount } : null,
-        whatsapp: w ? { id: w.id, name: w.name, status: w.status } : null,
-        counts: { recipients, delivered, confirmationRequested, confirmed, failed },
-      };
-    }),
-  );
-}
 
 const allCampaigns = async (companyId: number) =>
   (await queryAll<CampaignItem>(campaignsPartition(companyId), campaignPrefix())).filter((c) => c.entity === 'campaign').sort((a, b) => b.id - a.id);

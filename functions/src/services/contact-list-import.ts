@@ -2,7 +2,6 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
 import {
   AppError,
-  CHECK_NUMBERS_BATCH,
   IMPORT_REPORT_ERRORS,
   checkListRows,
   type ApiContactList,
@@ -15,7 +14,7 @@ import type { UploadedFile } from '../core/http.js';
 import { log } from '../core/observability.js';
 import { env } from '../core/env.js';
 import { nowIso, nowMs, ports, table, uuid } from '../core/ports.js';
-import { askSessionHost } from '../core/rpc.js';
+import { numbersOnWhatsApp } from '../core/rpc.js';
 import { contactListImportChunkKey, contactListItemPointer, contactListItemsPartition, contactListItemSk, contactListKey, contactListNumberMarker } from '../table/keys.js';
 import type { ContactListEntryItem, ContactListImportChunk, ContactListImportRun, ContactListRecord } from '../table/items.js';
 import { announceList, itemSearchText, toApiContactList } from './campaign-contact-lists.js';
@@ -265,23 +264,7 @@ async function importChunk(list: ContactListRecord, run: ContactListImportRun, c
  * default connection or when the phone does not answer.
  */
 async function checkOnWhatsApp(companyId: number, connectionId: number | null, chunk: ContactListImportChunk): Promise<(boolean | null)[]> {
-  const answers: (boolean | null)[] = chunk.rows.map(() => null);
-  if (connectionId !== null) {
-    const batches: number[] = [];
-    for (let i = 0; i < chunk.rows.length; i += CHECK_NUMBERS_BATCH) batches.push(i);
-    await Promise.all(
-      batches.map(async (start) => {
-        const numbers = chunk.rows.slice(start, start + CHECK_NUMBERS_BATCH).map((r) => r.number);
-        try {
-          const answer = await askSessionHost(companyId, connectionId, { op: 'checkNumbers', numbers }, 20_000);
-          if (answer.op !== 'checkNumbers') return;
-          answer.results.forEach((result, i) => (answers[start + i] = result.exists));
-        } catch (err) {
-          log.warn('import numbers not checked on WhatsApp', { err, companyId, connectionId });
-        }
-      }),
-    );
-  }
+  const answers = connectionId === null ? chunk.rows.map(() => null) : await numbersOnWhatsApp(companyId, connectionId, chunk.rows.map((r) => r.number));
   await updateItem({ PK: chunk.PK, SK: chunk.SK }, { valid: answers });
   return answers;
 }
