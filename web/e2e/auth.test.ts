@@ -131,8 +131,8 @@ describe('sign-in', () => {
     const pageB = await b.newPage();
     await signInUi(pageB, web(), t.admin.email, t.admin.password);
 
-    await pageA.getByText('Sua conta foi acessada em outro computador.').waitFor({ timeout: 15_000 });
-    await pageA.waitForURL(/\/login$/, { timeout: 15_000 });
+    await pageA.getByText('Sua conta foi acessada em outro computador.').waitFor({ timeout: 30_000 });
+    await pageA.waitForURL(/\/login$/, { timeout: 30_000 });
     // B keeps working.
     await pageB.goto(`${web()}/users`);
     await pageB.getByRole('heading', { name: 'Usuários' }).waitFor();
