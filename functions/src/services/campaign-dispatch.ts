@@ -27,7 +27,7 @@ import type { CampaignItem, ConnectionItem, ContactItem, ContactListEntryItem, L
 import { getCampaignSettings } from './campaign-settings.js';
 import { announceCampaign, toApiCampaign } from './campaign-view.js';
 import { findOrCreateContact } from './contacts.js';
-import { fileListForSending } from './file-lists.js';
+import { fileListForSending, markFileListSent } from './file-lists.js';
 import { sendInTicket, type OutgoingMessage } from './outbound.js';
 import { findOrCreateTicket } from './tickets.js';
 
@@ -132,6 +132,8 @@ async function startCampaign(companyId: number, campaignId: number): Promise<str
     await announce(companyId, campaignId);
   }
   if (!c.planned) {
+    // Its files will be in sent messages: the list keeps them from now on.
+    if (c.fileListId) await markFileListSent(companyId, c.fileListId);
     const planned = await plan(c, conn);
     if (planned === 0) return (await stopWithError(c, 'NO_RECIPIENTS'), 'stopped');
   } else if (c.retryFailed) {

@@ -40,6 +40,8 @@ import { announceCampaign, toApiCampaign, toApiCampaigns } from './campaign-view
  */
 
 const notFound = () => new AppError(404, 'ERR_NOT_FOUND');
+/** A started campaign's media is in sent messages (they name the same object): it stays when replaced or deleted. */
+const ownsMedia = (c: CampaignItem) => !!c.mediaKey && !c.planned && !c.plannedUpTo;
 const invalid = (fields: FieldIssue[]) => new AppError(400, 'ERR_VALIDATION', { message: fields[0].message, fields });
 const changedMeanwhile = () => new AppError(409, 'ERR_VALIDATION', { message: 'A campanha mudou ao mesmo tempo; tente de novo' });
 const MESSAGE_FIELDS = Array.from({ length: CAMPAIGN_VARIANTS }, (_, i) => [`message${i + 1}`, `confirmationMessage${i + 1}`]).flat();
@@ -196,7 +198,7 @@ export async function deleteCampaign(identity: Identity, id: number): Promise<vo
   );
   const shipments = await queryAll<{ PK: string; SK: string }>(shipmentsPartition(companyId, id));
   await batchWrite(shipments.map((s): WriteRequest => ({ DeleteRequest: { Key: { PK: s.PK, SK: s.SK } } })));
-  if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn('campaign media not removed', { err }));
+  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn('campaign media not removed', { err }));
   await announceCampaign(companyId, { action: 'delete', id });
 }
 
@@ -257,7 +259,7 @@ export async function uploadCampaignMedia(identity: Identity, id: number, files:
     if (isConditionFailure(err)) throw changedMeanwhile();
     throw err;
   }
-  if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn('old campaign media not removed', { err }));
+  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn('old campaign media not removed', { err }));
   const record = await toApiCampaign(updated);
   await announceCampaign(companyId, { action: 'update', record });
   return record;
@@ -269,7 +271,7 @@ export async function deleteCampaignMedia(identity: Identity, id: number): Promi
   const current = await getCampaignItem(companyId, id);
   if (campaignEditable(current, nowMs()) === 'none') throw new AppError(409, 'ERR_CAMPAIGN_NOT_EDITABLE');
   const updated = await updateItem<CampaignItem>(campaignKey(companyId, id), { mediaKey: null, mediaPath: null, mediaName: null, mediaType: null, mediaSize: null, updatedAt: nowIso() });
-  if (current.mediaKey) await deleteObject(current.mediaKey).catch((err) => log.warn('campaign media not removed', { err }));
+  if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn('campaign media not removed', { err }));
   const record = await toApiCampaign(updated);
   await announceCampaign(companyId, { action: 'update', record });
   return record;

@@ -20,7 +20,7 @@ import {
   type MediaType,
   type StoredMedia,
 } from '@balcao/shared';
-import { clean, getItem, isConditionFailure, nextId, putItem, queryAll, transact, tx } from '../core/db.js';
+import { clean, getItem, isConditionFailure, nextId, putItem, queryAll, transact, tx, updateItem } from '../core/db.js';
 import type { UploadedFile } from '../core/http.js';
 import type { Identity } from '../core/identity.js';
 import { log } from '../core/observability.js';
@@ -52,7 +52,7 @@ async function toApiOption(o: FileListOptionItem): Promise<ApiFileListOption> {
 }
 
 export async function toApiFileList(l: FileListRecord): Promise<ApiFileList> {
-  const { userId: _u, lastOptionId: _n, options, ...rest } = clean(l);
+  const { userId: _u, lastOptionId: _n, sentAt: _s, options, ...rest } = clean(l);
   return { ...rest, options: await Promise.all(options.map(toApiOption)) };
 }
 
@@ -72,6 +72,8 @@ async function getList(companyId: number, id: number): Promise<FileListRecord> {
 const removeFiles = async (keys: (string | null)[]) => {
   for (const key of keys) if (key) await deleteObject(key).catch((err) => log.warn('file list media not removed', { err }));
 };
+/** A list's files no longer in it: removed, unless a campaign may have sent them (messages name the same objects). */
+const removeUnsent = (l: FileListRecord, keys: (string | null)[]) => (l.sentAt ? Promise.resolve() : removeFiles(keys));
 
 const emptyOption = (id: number, name: string): FileListOptionItem => ({ id, name, path: null, mediaName: null, mediaType: null, mediaKey: null, mediaSize: null });
 
@@ -152,7 +154,7 @@ export async function updateFileList(identity: Identity, id: number, body: unkno
     updatedAt: nowIso(),
   };
   await writeOver(next, current.updatedAt);
-  await removeFiles(changed?.dropped.map((o) => o.mediaKey) ?? []);
+  await removeUnsent(current, changed?.dropped.map((o) => o.mediaKey) ?? []);
   const record = await toApiFileList(next);
   await announce(identity.companyId, { action: 'update', record });
   return record;
@@ -162,7 +164,7 @@ export async function updateFileList(identity: Identity, id: number, body: unkno
 export async function deleteFileList(identity: Identity, id: number): Promise<void> {
   const current = await getList(identity.companyId, id);
   await transact([tx.delete(fileListKey(identity.companyId, id), 'attribute_exists(PK)')], () => notFound());
-  await removeFiles(current.options.map((o) => o.mediaKey));
+  await removeUnsent(current, current.options.map((o) => o.mediaKey));
   await announce(identity.companyId, { action: 'delete', id });
 }
 
@@ -225,7 +227,7 @@ export async function uploadFileListFiles(identity: Identity, id: number, files:
     await removeFiles(stored);
     throw err;
   }
-  await removeFiles(current.options.filter((o) => byOption.has(o.id)).map((o) => o.mediaKey));
+  await removeUnsent(current, current.options.filter((o) => byOption.has(o.id)).map((o) => o.mediaKey));
   const record = await toApiFileList(next);
   await announce(companyId, { action: 'update', record });
   return record;
@@ -279,4 +281,11 @@ export async function deleteCompanyFileLists(companyId: number): Promise<void> {
     await removeFiles((l.options ?? []).map((o) => o.mediaKey));
     await transact([tx.delete({ PK: l.PK, SK: l.SK })]);
   }
+}
+
+/** A campaign starts sending the list: its files are kept from now on (see `FileListRecord.sentAt`). */
+export async function markFileListSent(companyId: number, id: number): Promise<void> {
+  await updateItem(fileListKey(companyId, id), { sentAt: nowIso() }, { condition: 'attribute_exists(PK) AND attribute_not_exists(sentAt)' }).catch((err) => {
+    if (!isConditionFailure(err)) throw err;
+  });
 }

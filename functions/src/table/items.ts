@@ -527,6 +527,11 @@ export interface FileListRecord extends Omit<ApiFileList, 'options'> {
   userId: number;
   options: FileListOptionItem[];
   lastOptionId: number;
+  /**
+   * When a campaign first started with the list: from then on its files may be in sent messages,
+   * which name the same objects, so an edit or a delete no longer removes them.
+   */
+  sentAt?: string;
 }
 
 /** A company's campaign settings (one item; defaults stand for what was never saved). */

@@ -236,6 +236,29 @@ describe('campaigns', () => {
     expect(await run(w, () => campaigns.getCampaign(me, c.id))).toMatchObject({ status: 'FINALIZADA', counts: { recipients: 2, delivered: 2 } });
   });
 
+  it("media and file-list files stay once a campaign has sent them (its messages name the same objects); an unsent campaign's media goes with it", { timeout: 30_000 }, async () => {
+    const { w, me, list } = await setup(1);
+    const files = await import('../../src/services/file-lists.js');
+    await run(w, () => settings.saveCampaignSettings(me, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, variables: [] }));
+    const png = { field: 'file', fileName: 'oferta.png', mimeType: 'image/png', data: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]) };
+    const fl = await run(w, () => files.createFileList(me, { name: 'Catálogo', message: 'Veja', options: [{ name: 'Tabela' }] }));
+    await run(w, () => files.uploadFileListFiles(me, fl.id, [{ ...png, field: 'files' }], {}));
+    const keys = () => [...w.ports.objects.keys()];
+    const c = await run(w, () => campaigns.createCampaign(me, { name: 'Com mídia', whatsappId: w.connectionId, contactListId: list.id, fileListId: fl.id, message1: 'Oi', scheduledAt: '' }));
+    await run(w, () => campaigns.uploadCampaignMedia(me, c.id, [png]));
+    const unsent = await run(w, () => campaigns.createCampaign(me, { name: 'Sem envio', whatsappId: w.connectionId, contactListId: list.id, message1: 'Oi', scheduledAt: '' }));
+    await run(w, () => campaigns.uploadCampaignMedia(me, unsent.id, [png]));
+    expect(keys()).toHaveLength(3);
+    await run(w, () => campaigns.updateCampaign(me, c.id, { scheduledAt: new Date(w.ports.time + 10_000).toISOString() }));
+    await drain(w);
+    expect(sends(w).filter((x) => x.media)).toHaveLength(2);
+    const sentKeys = sends(w).flatMap((x) => (x.media ? [x.media.key] : []));
+    await run(w, () => campaigns.deleteCampaign(me, c.id));
+    await run(w, () => files.deleteFileList(me, fl.id));
+    await run(w, () => campaigns.deleteCampaign(me, unsent.id));
+    expect(keys().sort()).toEqual([...new Set(sentKeys)].sort());
+  });
+
   it('confirmation: the confirmation message first, the campaign message after the reply', async () => {
     const { w, me, list } = await setup(2);
     await run(w, () => settings.saveCampaignSettings(me, { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, variables: [] }));
