@@ -89,3 +89,27 @@ export async function closeWatched(page: Page, expected: string[] = []) {
   expect(seen.filter((x) => !x.startsWith('console: Failed to load resource'))).toEqual(expected);
   await page.context().close();
 }
+
+/**
+ * Watches for `text` to appear anywhere in the page, even for a moment: a toast shown just before a
+ * reload can vanish between two polls of a locator on a loaded machine. Set up before the page
+ * navigates (the observer is installed in every document the page loads); the returned function waits.
+ */
+export async function watchText(page: Page, text: string): Promise<(timeout?: number) => Promise<void>> {
+  const binding = `__seen_${Math.random().toString(36).slice(2)}`;
+  let seen!: () => void;
+  const appeared = new Promise<void>((resolve) => (seen = resolve));
+  await page.exposeBinding(binding, () => seen());
+  await page.addInitScript(
+    ({ binding, text }) => {
+      const check = () => document.body?.innerText.includes(text) && (window as unknown as Record<string, () => void>)[binding]();
+      new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+    },
+    { binding, text },
+  );
+  return (timeout = 30_000) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`'${text}' never appeared within ${timeout} ms`)), timeout);
+      void appeared.then(() => (clearTimeout(timer), resolve()));
+    });
+}
