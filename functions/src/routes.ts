@@ -53,6 +53,14 @@ export const routes: RouteDef[] = [
   r('PUT', '/plans/{id}', 'plans', { super: true }),
   r('DELETE', '/plans/{id}', 'plans', { super: true }),
 
+  // help videos (spec 003 §7): platform-wide; every signed-in user reads them, the super user writes
+  r('GET', '/helps', 'helps'),
+  r('GET', '/helps/list', 'helps'),
+  r('POST', '/helps', 'helps', { super: true }),
+  r('GET', '/helps/{id}', 'helps'),
+  r('PUT', '/helps/{id}', 'helps', { super: true }),
+  r('DELETE', '/helps/{id}', 'helps', { super: true }),
+
   // companies
   r('POST', '/companies/cadastro', 'companies', { auth: 'public' }),
   r('GET', '/companies/listPlan/{id}', 'companies'),
@@ -108,6 +116,7 @@ export const routes: RouteDef[] = [
   // tickets (issue 4)
   r('GET', '/tickets', 'tickets'),
   r('GET', '/tickets/counts', 'tickets'),
+  r('GET', '/ticket/kanban', 'tickets', { planFlag: 'useKanban' }),
   r('GET', '/tickets/u/{uuid}', 'tickets'),
   r('GET', '/tickets/{id}', 'tickets'),
   r('POST', '/tickets', 'tickets'),
@@ -201,6 +210,26 @@ export const routes: RouteDef[] = [
   // campaign settings (issue 20 §3): admins, behind useCampaigns and the company's campaignsEnabled
   r('GET', '/campaign-settings', 'campaignSettings', { admin: true, planFlag: 'useCampaigns' }),
   r('POST', '/campaign-settings', 'campaignSettings', { admin: true, planFlag: 'useCampaigns' }),
+
+  // internal chat (issue 21 §2; spec 002 §7): every user of a plan with useInternalChat; members only (decision 57)
+  r('GET', '/chats', 'chats', { planFlag: 'useInternalChat' }),
+  r('POST', '/chats', 'chats', { planFlag: 'useInternalChat' }),
+  r('PUT', '/chats/{id}', 'chats', { planFlag: 'useInternalChat' }),
+  r('DELETE', '/chats/{id}', 'chats', { planFlag: 'useInternalChat' }),
+  r('GET', '/chats/{id}/messages', 'chats', { planFlag: 'useInternalChat' }),
+  r('POST', '/chats/{id}/messages', 'chats', { planFlag: 'useInternalChat', maxBodyBytes: 6 * 1024 * 1024 }),
+  r('POST', '/chats/{id}/media-upload', 'chats', { planFlag: 'useInternalChat' }),
+  r('POST', '/chats/{id}/read', 'chats', { planFlag: 'useInternalChat' }),
+
+  // announcements (issue 21 §3; spec 002 §7; decision 58): platform-wide; every signed-in user reads the
+  // active ones (the top bar's popover), the super user reads all and writes
+  r('GET', '/announcements', 'announcements'),
+  r('GET', '/announcements/{id}', 'announcements'),
+  r('POST', '/announcements', 'announcements', { super: true }),
+  r('PUT', '/announcements/{id}', 'announcements', { super: true }),
+  r('DELETE', '/announcements/{id}', 'announcements', { super: true }),
+  r('POST', '/announcements/{id}/media-upload', 'announcements', { super: true, maxBodyBytes: 6 * 1024 * 1024 }),
+  r('DELETE', '/announcements/{id}/media-upload', 'announcements', { super: true }),
 
   // external API (connection token)
   r('POST', '/api/messages/send', 'externalApi', { auth: 'connectionToken', maxBodyBytes: 6 * 1024 * 1024 }),

@@ -8,6 +8,8 @@
  *   campaigns a 10 000-row contact-list import (seconds; target 180) and a campaign to its numbers with
  *             pacing off: time to planned and to the first message, DynamoDB units per recipient, memory,
  *             dispatch throughput (--campaign-rows 10000 --dispatch-seconds 60; infra/bench/campaigns.ts)
+ *   kanban    the kanban board's first load and lane pages at 10 clients on 10 000 tickets in 20 lanes
+ *             (target p99 <= 300 ms; --kanban-tickets 10000 --kanban-lanes 20 --clients 10; infra/bench/kanban.ts)
  *   sessions  session-host memory per sandbox connection at 200 connections
  *   tickets   ticket lists, searches and message pages at 100 000 tickets / 1 000 000 messages,
  *             DynamoDB reads per request, console load times and first-load JS (infra/bench/tickets.ts)
@@ -16,7 +18,7 @@
  *             --baileys-memory-out <file>); it runs first, in a child process
  * Results go to bench-results/pipeline.json (a part run alone with --only merges into it; the tickets
  * part writes bench-results/tickets.json), and a table is printed. Options: --only
- * latency|capacity|bot|sessions|tickets|baileys-memory (repeatable or comma-separated), --rate 20 --seconds 60
+ * latency|capacity|bot|campaigns|kanban|sessions|tickets|baileys-memory (repeatable or comma-separated), --rate 20 --seconds 60
  * --customers 20 --messages 50 --connections 200, --keep (keep the data dir), --out <file>; tickets:
  * --tickets 100000 --messages-per-ticket 10 --other-companies 50 --other-tickets 200 --agents 10
  * --clients 10 --requests 400 --warmup 400 --no-browser --tickets-out <file>, and --data-dir <dir> (kept; the
@@ -32,7 +34,7 @@ import { spawnSync } from 'node:child_process';
 import { javaCommand } from '../local/dynamodb.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PARTS = ['capacity', 'latency', 'bot', 'campaigns', 'sessions', 'tickets', 'baileys-memory'] as const;
+const PARTS = ['capacity', 'latency', 'bot', 'campaigns', 'kanban', 'sessions', 'tickets', 'baileys-memory'] as const;
 /** The parts that run on the local stack. */
 type Part = Exclude<(typeof PARTS)[number], 'baileys-memory'>;
 
@@ -45,6 +47,8 @@ const { values: args } = parseArgs({
     'bot-customers': { type: 'string', default: '20' },
     'campaign-rows': { type: 'string', default: '10000' },
     'dispatch-seconds': { type: 'string', default: '60' },
+    'kanban-tickets': { type: 'string', default: '10000' },
+    'kanban-lanes': { type: 'string', default: '20' },
     seconds: { type: 'string', default: '60' },
     'reference-rate': { type: 'string', default: '2' },
     'reference-seconds': { type: 'string', default: '15' },
@@ -224,6 +228,21 @@ try {
         );
         const r = results.campaigns as { import: { target: { pass: boolean } } };
         if (!r.import.target.pass) say('campaigns: the import missed its target');
+      } else if (part === 'kanban') {
+        const { kanbanBench } = await import('./kanban.js');
+        results.kanban = await kanbanBench(
+          { endpoints: stack.endpoints, sup, table: TABLE_NAME, log },
+          {
+            tickets: whole(args['kanban-tickets'], 'kanban-tickets', 20),
+            lanes: whole(args['kanban-lanes'], 'kanban-lanes', 3),
+            clients: whole(args.clients, 'clients'),
+            requests: whole(args.requests, 'requests'),
+            warmup: whole(args.warmup, 'warmup', 0),
+          },
+        );
+        const missed = (results.kanban as { results: { name: string; pass: boolean }[] }).results.filter((x) => !x.pass).map((x) => x.name);
+        // A missed target is a finding written to the results, not a failure of the run.
+        if (missed.length) say(`kanban: targets missed: ${missed.join('; ')}`);
       } else if (part === 'tickets') {
         const { ticketsBench } = await import('./tickets.js');
         const pendingShare = num(args['pending-share'], 'pending-share');
@@ -373,6 +392,7 @@ function printTable(r: Record<string, any>) {
       rows.push([`DynamoDB ${label}: RCU / WCU (AWS floor)`, `${c.functions.read} / ${c.functions.write} (${c.functions.writeAwsFloor})`, `per msg (+ session host ${c.sessionHost.read} / ${c.sessionHost.write})`]);
     }
   }
+  for (const k of r.kanban?.results ?? []) rows.push([`kanban ${k.name} p50 / p99`, `${k.p50} / ${k.p99}`, `ms at ${r.kanban.clients} clients (target p99 <= ${k.targetP99Ms}) ${k.pass ? 'PASS' : 'MISS'}`]);
   const s = r.sessionHostMemory;
   if (s) {
     rows.push([`session host at ${s.connections.connected} sandbox connections`, `${s.memory.rssBeforeMB} → ${s.memory.rssAfterMB}`, 'MB RSS']);

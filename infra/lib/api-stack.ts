@@ -62,6 +62,10 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   contactLists: { sendTo: ['realtime', ...OUTBOUND_QUEUES, 'contact-list-imports'] },
   // Campaigns keep their media in the bucket; a save or restart enqueues its start job.
   campaigns: { media: 'readwrite', sendTo: ['realtime', 'campaigns'] },
+  // Internal chat files live in the media bucket (uploads copied under the chat).
+  chats: { media: 'readwrite' },
+  // Announcement images live in the media bucket (`p/announcements/`), answered as presigned URLs.
+  announcements: { media: 'readwrite' },
 };
 
 const DEFAULT_SEND = ['realtime'];

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiCampaign, ApiContact, ApiContactFull, ApiContactList, ApiContactListItem, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
+import type { ApiCampaign, ApiKanbanBoard, ApiContact, ApiContactFull, ApiContactList, ApiContactListItem, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, ImportResult, TagRef } from './contracts.js';
 import type { Company, Connection, Plan, Queue, QueueOption, SettingItem, TicketStatus, User } from './entities.js';
 import { companySchedulesSchema, type ScheduleEntry } from './business-hours.js';
 import { connectionSchema, connectionUpdateSchema } from './schemas/connections.js';
@@ -27,10 +27,16 @@ import { contactListItemSchema, contactListItemsQuerySchema, contactListItemUpda
 import { campaignSchema, campaignsQuerySchema, campaignUpdateSchema } from './schemas/campaigns.js';
 import { integrationListQuerySchema, integrationTestSchema, promptSchema, promptUpdateSchema, queueIntegrationSchema, queueIntegrationUpdateSchema } from './schemas/integrations.js';
 import { tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema } from './schemas/tags.js';
-import { createTicketSchema, ticketCountsQuerySchema, ticketListQuerySchema, ticketNoteListSchema, ticketNoteSchema, updateTicketSchema } from './schemas/tickets.js';
+import { createTicketSchema, kanbanQuerySchema, kanbanTypeQuerySchema, ticketCountsQuerySchema, ticketListQuerySchema, ticketNoteListSchema, ticketNoteSchema, updateTicketSchema } from './schemas/tickets.js';
 import type { ApiFileList } from './contracts.js';
 import { fileListSchema, fileListsQuerySchema, fileListUpdateSchema } from './schemas/file-lists.js';
 import { campaignSettingsSchema, type CampaignSettingEntry } from './schemas/campaign-settings.js';
+import type { ApiAnnouncement } from './contracts.js';
+import { announcementSchema, announcementsQuerySchema, announcementUpdateSchema } from './schemas/announcements.js';
+import type { ApiChat, ApiChatMessage } from './contracts.js';
+import { chatListQuerySchema, chatMessageSchema, chatMessagesQuerySchema, chatReadSchema, chatSchema, chatUpdateSchema } from './schemas/chats.js';
+import type { ApiHelp } from './contracts.js';
+import { helpListQuerySchema, helpSchema, helpUpdateSchema } from './schemas/helps.js';
 
 /**
  * The typed contracts of the routes the console calls (issue 15 §4): for each `METHOD /path` of
@@ -58,6 +64,13 @@ export const apiRoutes = {
   'GET /plans/{id}': {},
   'PUT /plans/{id}': { body: planUpdateSchema },
   'DELETE /plans/{id}': {},
+  // help videos (platform-wide; writes are the super user's)
+  'GET /helps': { query: helpListQuerySchema },
+  'GET /helps/list': {},
+  'POST /helps': { body: helpSchema },
+  'GET /helps/{id}': {},
+  'PUT /helps/{id}': { body: helpUpdateSchema },
+  'DELETE /helps/{id}': {},
   // companies
   'POST /companies/cadastro': { body: signupSchema },
   'GET /companies/listPlan/{id}': {},
@@ -107,6 +120,7 @@ export const apiRoutes = {
   // tickets
   'GET /tickets': { query: ticketListQuerySchema },
   'GET /tickets/counts': { query: ticketCountsQuerySchema },
+  'GET /ticket/kanban': { query: kanbanQuerySchema },
   'GET /tickets/u/{uuid}': {},
   'GET /tickets/{id}': {},
   'POST /tickets': { body: createTicketSchema },
@@ -129,14 +143,14 @@ export const apiRoutes = {
   // tags
   'GET /tags': {},
   'GET /tags/list': { query: tagListQuerySchema },
-  'GET /tags/kanban': {},
+  'GET /tags/kanban': { query: tagListQuerySchema.pick({ type: true }) },
   'GET /tags/{id}': {},
   'POST /tags': { body: tagSchema },
   'PUT /tags/{id}': { body: tagUpdateSchema },
   'DELETE /tags/{id}': {},
   'POST /tags/sync': { body: tagSyncSchema },
   'PUT /ticket-tags/{ticketId}/{tagId}': {},
-  'DELETE /ticket-tags/{ticketId}': {},
+  'DELETE /ticket-tags/{ticketId}': { query: kanbanTypeQuerySchema },
   // quick replies
   'GET /quick-messages': { query: quickMessageListQuerySchema },
   'GET /quick-messages/list': {},
@@ -199,6 +213,25 @@ export const apiRoutes = {
   // campaign settings (issue 20 §3; spec 002 §7): admins, behind useCampaigns
   'GET /campaign-settings': {},
   'POST /campaign-settings': { body: campaignSettingsSchema },
+  // internal chat (issue 21 §2; spec 002 §7): members only, behind useInternalChat
+  'GET /chats': { query: chatListQuerySchema },
+  'POST /chats': { body: chatSchema },
+  'PUT /chats/{id}': { body: chatUpdateSchema },
+  'DELETE /chats/{id}': {},
+  'GET /chats/{id}/messages': { query: chatMessagesQuerySchema },
+  /** JSON `{message, medias?}` or multipart `medias` files and `body`. */
+  'POST /chats/{id}/messages': { body: chatMessageSchema },
+  'POST /chats/{id}/media-upload': { body: mediaUploadSchema },
+  'POST /chats/{id}/read': { body: chatReadSchema },
+  // announcements (issue 21 §3; spec 002 §7): every user reads the active ones, the super user all and writes
+  'GET /announcements': { query: announcementsQuerySchema },
+  'GET /announcements/{id}': {},
+  'POST /announcements': { body: announcementSchema },
+  'PUT /announcements/{id}': { body: announcementUpdateSchema },
+  'DELETE /announcements/{id}': {},
+  /** Multipart `file`: a .png, .jpg or .jpeg image, checked by its bytes, 5 MB at most. */
+  'POST /announcements/{id}/media-upload': {},
+  'DELETE /announcements/{id}/media-upload': {},
   // the external API (a connection's token)
   'POST /api/messages/send': {},
   // settings
@@ -267,6 +300,14 @@ export interface ApiAnswers {
   'GET /plans/{id}': Plan;
   'PUT /plans/{id}': Plan;
   'DELETE /plans/{id}': void;
+  /** The settings Help tab's pages (`searchParam` over title and description). */
+  'GET /helps': ListPage<'records', ApiHelp>;
+  /** The gallery: every help video, newest first. */
+  'GET /helps/list': ApiHelp[];
+  'POST /helps': ApiHelp;
+  'GET /helps/{id}': ApiHelp;
+  'PUT /helps/{id}': ApiHelp;
+  'DELETE /helps/{id}': void;
   'POST /companies/cadastro': Company;
   'GET /companies/listPlan/{id}': Company & { plan: Plan | undefined };
   'GET /companies/list': Company[];
@@ -314,6 +355,7 @@ export interface ApiAnswers {
   /** The tickets tab's badges: open assigned to me, open of others, pending. */
   'GET /tickets/counts': { me: number; others: number; pending: number };
   'GET /tickets/u/{uuid}': ApiTicket;
+  'GET /ticket/kanban': ApiKanbanBoard;
   'GET /tickets/{id}': ApiTicket;
   'POST /tickets': ApiTicket;
   'PUT /tickets/{id}': ApiTicket;
@@ -404,6 +446,25 @@ export interface ApiAnswers {
   'GET /campaign-settings': CampaignSettingEntry[];
   /** The settings as saved, in the same list. */
   'POST /campaign-settings': CampaignSettingEntry[];
+  /** The caller's chats, latest activity first; `unreadChats` counts every chat of theirs with unread messages. */
+  'GET /chats': ListPage<'records', ApiChat> & { unreadChats: number };
+  'POST /chats': ApiChat;
+  'PUT /chats/{id}': ApiChat;
+  'DELETE /chats/{id}': void;
+  /** Oldest first within the page; page 1 is the newest messages. */
+  'GET /chats/{id}/messages': ListPage<'records', ApiChatMessage>;
+  /** The first message sent, with every message when files made several. */
+  'POST /chats/{id}/messages': ApiChatMessage & { messages?: ApiChatMessage[] };
+  'POST /chats/{id}/media-upload': MediaUploadSlot;
+  'POST /chats/{id}/read': ApiChat;
+  /** Super users: every announcement (`status` narrows); the others: the active ones; in the popover's order. */
+  'GET /announcements': ListPage<'records', ApiAnnouncement>;
+  'GET /announcements/{id}': ApiAnnouncement;
+  'POST /announcements': ApiAnnouncement;
+  'PUT /announcements/{id}': ApiAnnouncement;
+  'DELETE /announcements/{id}': void;
+  'POST /announcements/{id}/media-upload': ApiAnnouncement;
+  'DELETE /announcements/{id}/media-upload': ApiAnnouncement;
   'POST /api/messages/send': { mensagem: string };
   'GET /settings': SettingItem[];
   'GET /settings/{key}': SettingItem;

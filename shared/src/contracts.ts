@@ -31,6 +31,26 @@ export interface ApiTicket extends TicketFields {
   whatsapp: { id: number; name: string } | null;
 }
 
+/** One lane of the kanban board: its cards (ids into `tickets`), and where its next page starts. */
+export interface KanbanLane {
+  /** The kanban tag's id; 0 is 'Em aberto' (no kanban tag). */
+  id: number;
+  ticketIds: number[];
+  hasMore: boolean;
+  cursor: string | null;
+}
+
+/** What a kanban card shows and needs to find its lane (spec 002 §3 "Ticket (as used by kanban)"). */
+export type ApiKanbanCard = Pick<ApiTicket, 'id' | 'uuid' | 'status' | 'queueId' | 'userId' | 'contactId' | 'updatedAt' | 'lastMessage' | 'unreadMessages' | 'tagIds'> & {
+  contact: Pick<NonNullable<ApiTicket['contact']>, 'id' | 'name' | 'number' | 'tagIds'> | null;
+};
+
+/** `GET /ticket/kanban`: the spec's `tickets` (as cards), and the lanes they were read for. */
+export interface ApiKanbanBoard {
+  tickets: ApiKanbanCard[];
+  lanes: KanbanLane[];
+}
+
 export type MessageMediaType = MediaType;
 
 /**
@@ -330,4 +350,66 @@ export interface ApiFileList {
   options: ApiFileListOption[];
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * An announcement (spec 002 §3): platform-wide, published by the super user (decision 58).
+ * `mediaPath` is the stored image's name, `mediaName` the name it was uploaded with; the image
+ * itself as a short-lived URL (`mediaUrl`), null without one.
+ */
+export interface ApiAnnouncement {
+  id: number;
+  title: string;
+  text: string;
+  priority: 1 | 2 | 3;
+  status: boolean;
+  mediaPath: string | null;
+  mediaName: string | null;
+  mediaType: string | null;
+  mediaUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A help video (spec 003 §3): platform-wide, managed by the super user; `video` is a YouTube id. */
+export interface ApiHelp {
+  id: number;
+  title: string;
+  video: string;
+  description: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A member of an internal chat (spec 002 §3): their unread count is kept with the chat (decision 57). */
+export interface ApiChatUser {
+  userId: number;
+  unreads: number;
+  user: { id: number; name: string; photoUrl: string | null };
+}
+
+/** An internal chat (spec 002 §3). */
+export interface ApiChat {
+  id: number;
+  uuid: string;
+  title: string;
+  isGroup: boolean;
+  ownerId: number;
+  lastMessage: string;
+  createdAt: string;
+  updatedAt: string;
+  users: ApiChatUser[];
+}
+
+/** A message of an internal chat (spec 002 §3); the file as a short-lived URL. */
+export interface ApiChatMessage {
+  id: number;
+  chatId: number;
+  senderId: number;
+  sender: { id: number; name: string };
+  message: string;
+  mediaUrl: string | null;
+  mediaType: 'image' | 'audio' | 'video' | 'other' | null;
+  mediaName: string | null;
+  createdAt: string;
 }

@@ -68,6 +68,9 @@ export const ERROR_CODES = [
   'ERR_SPREADSHEET_TOO_MANY_ROWS',
   'ERR_SPREADSHEET_TYPE',
   'ERR_SPREADSHEET_NO_NUMBER_COLUMN',
+  // Internal chat (issue 21 §2): edits and deletes are the owner's; a one-to-one chat keeps two members.
+  'ERR_CHAT_OWNER_ONLY',
+  'ERR_CHAT_ONE_TO_ONE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

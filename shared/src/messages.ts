@@ -41,6 +41,8 @@ export const MSG = {
   campaignPastDate: 'A data agendada já passou',
   campaignNoRecipients: 'Escolha uma lista de contatos ou uma tag',
   campaignConnectionNotConnected: 'A conexão não está conectada',
+  /** Help videos (decision 59): a YouTube video code (11 characters) or a YouTube address. */
+  helpVideoInvalid: 'Código de vídeo inválido: use o código do YouTube (11 caracteres) ou o endereço do vídeo',
 } as const;
 
 export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';

@@ -2,6 +2,8 @@ import type { ApiCampaign, ApiContact, ApiContactList, ApiContactListItem, ApiMe
 import type { Connection, Queue, SettingItem, User } from './entities.js';
 import type { Schedule } from './schemas/schedules.js';
 import type { ApiFileList } from './contracts.js';
+import type { ApiChat, ApiChatMessage } from './contracts.js';
+import type { ApiAnnouncement } from './contracts.js';
 
 /**
  * The realtime channel (DESIGN §5). Frames are JSON.
@@ -59,7 +61,11 @@ export interface CompanyEventData {
   schedule: { action: 'create' | 'update'; schedule: Schedule } | { action: 'delete'; scheduleId: number };
   /** The same user signed in elsewhere: this session ends (spec 000 §4). */
   auth: { action: 'anotherLogin'; user: { id: number }; session: { id: string } };
-  chat: never;
+  /**
+   * Internal chats (issue 21 §2), to the chat's members only (a user audience each): `new-message`
+   * carries the chat with its counts; `delete` also reaches members an edit removed.
+   */
+  chat: { action: 'create' | 'update'; chat: ApiChat } | { action: 'delete'; chatId: number } | { action: 'new-message'; chat: ApiChat; message: ApiChatMessage };
   notification: never;
   payment: never;
   queueIntegration: { action: 'create' | 'update'; queueIntegration: ApiQueueIntegration } | { action: 'delete'; integrationId: number };
@@ -73,8 +79,20 @@ export interface CompanyEventData {
 }
 
 /** The payload of the event named `E` (`unknown` for names outside the map). */
-export type EventData<E extends string> = E extends `company-${number}-${infer K}` ? (K extends CompanyEventKind ? CompanyEventData[K] : unknown) : unknown;
+export type EventData<E extends string> = E extends typeof ANNOUNCEMENT_EVENT
+  ? AnnouncementEventData
+  : E extends `company-${number}-${infer K}`
+    ? K extends CompanyEventKind
+      ? CompanyEventData[K]
+      : unknown
+    : unknown;
+/** The platform's announcements (spec 000 §7): one event name for every company (decision 58). */
 export const ANNOUNCEMENT_EVENT = 'company-announcement';
+/**
+ * An announcement changed. Active ones reach everyone; an inactive one reaches super users as it is
+ * and everyone else as a `delete` (they may not read inactive announcements).
+ */
+export type AnnouncementEventData = { action: 'create' | 'update'; record: ApiAnnouncement } | { action: 'delete'; id: number };
 
 /** Rooms a connection may join. Tickets rooms are per status; the chat box is per ticket. */
 export const room = {
@@ -94,7 +112,8 @@ export type Audience =
   | { kind: 'user'; userId: number }
   | { kind: 'room'; room: string }
   | { kind: 'connection'; connectionId: string }
-  | { kind: 'platform' };
+  /** Every company's sockets; `supers` keeps only super users (true) or only the others (false). */
+  | { kind: 'platform'; supers?: boolean };
 
 export interface TicketVisibilityFacts {
   userId: number | null;
@@ -111,10 +130,12 @@ interface RealtimeMessageBase {
   exceptConnectionIds?: string[];
 }
 
-/** One published event: its name and payload agree (`CompanyEventData`). */
-export type RealtimeMessage = {
-  [K in CompanyEventKind]: RealtimeMessageBase & { companyId: number; event: CompanyEventName<K>; data: CompanyEventData[K] };
-}[CompanyEventKind];
+/** One published event: its name and payload agree (`CompanyEventData`); platform events carry no company. */
+export type RealtimeMessage =
+  | {
+      [K in CompanyEventKind]: RealtimeMessageBase & { companyId: number; event: CompanyEventName<K>; data: CompanyEventData[K] };
+    }[CompanyEventKind]
+  | (RealtimeMessageBase & { companyId: null; event: typeof ANNOUNCEMENT_EVENT; data: AnnouncementEventData });
 
 export interface WsFrame {
   event: string;

@@ -74,6 +74,10 @@ describe('click-through of every page', () => {
     const ctx = await newContext(browser, { viewport: WIDE });
     const page = await ctx.newPage();
     const problems = watch(page);
+    // No internet here: the help gallery's YouTube pictures get a stand-in (a 1×1 PNG).
+    await page.route('https://i.ytimg.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'image/png', body: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMwd/cHAAGGAM6Uh06xAAAAAElFTkSuQmCC', 'base64') }),
+    );
     await signInUi(page, web(), email, PASSWORD);
     await settle(page);
 
@@ -98,7 +102,7 @@ describe('click-through of every page', () => {
         await page.getByRole('dialog').waitFor({ state: 'detached' });
       }
       if (link.href === '/settings') {
-        for (const [tab, opener] of [['Empresas', 'Nova empresa'], ['Planos', 'Novo plano']]) {
+        for (const [tab, opener] of [['Empresas', 'Nova empresa'], ['Planos', 'Novo plano'], ['Ajuda', 'Novo vídeo']]) {
           await page.getByRole('tab', { name: tab }).click();
           await settle(page);
           await openAndClose(page, opener);

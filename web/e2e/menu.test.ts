@@ -22,7 +22,7 @@ describe('side menu visibility', () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), t.admin.email, t.admin.password);
-    expect(await menuLabels(page)).toEqual(['Início', 'Atendimentos', 'Respostas Rápidas', 'Contatos', 'Agendamentos', 'Tags', 'Campanhas', 'Listas de Contatos', 'Configurações', 'Open.Ai', 'Integrações', 'Conexões', 'Lista de arquivos', 'Filas & Chatbot', 'Usuários', 'Configurações']);
+    expect(await menuLabels(page)).toEqual(['Início', 'Atendimentos', 'Kanban', 'Respostas Rápidas', 'Tarefas', 'Contatos', 'Agendamentos', 'Tags', 'Chat Interno', 'Ajuda', 'API', 'Campanhas', 'Listas de Contatos', 'Configurações', 'Open.Ai', 'Integrações', 'Conexões', 'Lista de arquivos', 'Filas & Chatbot', 'Usuários', 'Configurações']);
     await page.goto(`${web()}/settings`);
     await page.getByRole('tab', { name: 'Opções' }).waitFor();
     expect(await page.getByRole('tab', { name: 'Empresas' }).count()).toBe(0);
@@ -33,7 +33,7 @@ describe('side menu visibility', () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), agent.email, agent.password);
-    expect(await menuLabels(page)).toEqual(['Início', 'Atendimentos', 'Respostas Rápidas', 'Contatos', 'Agendamentos', 'Tags']);
+    expect(await menuLabels(page)).toEqual(['Início', 'Atendimentos', 'Kanban', 'Respostas Rápidas', 'Tarefas', 'Contatos', 'Agendamentos', 'Tags', 'Chat Interno', 'Ajuda', 'API']);
     expect(await page.getByTestId('admin-section').count()).toBe(0);
     expect(await page.getByTestId('active-until').count()).toBe(0);
     await page.goto(`${web()}/users`);
@@ -57,7 +57,7 @@ describe('side menu visibility', () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), sup.email, sup.password);
-    expect(await menuLabels(page)).toEqual(['Início', 'Atendimentos', 'Respostas Rápidas', 'Contatos', 'Agendamentos', 'Tags', 'Campanhas', 'Listas de Contatos', 'Configurações', 'Open.Ai', 'Integrações', 'Conexões', 'Lista de arquivos', 'Filas & Chatbot', 'Usuários', 'Configurações']);
+    expect(await menuLabels(page)).toEqual(['Início', 'Atendimentos', 'Kanban', 'Respostas Rápidas', 'Tarefas', 'Contatos', 'Agendamentos', 'Tags', 'Chat Interno', 'Ajuda', 'Informativos', 'API', 'Campanhas', 'Listas de Contatos', 'Configurações', 'Open.Ai', 'Integrações', 'Conexões', 'Lista de arquivos', 'Filas & Chatbot', 'Usuários', 'Configurações']);
     await page.goto(`${web()}/settings`);
     await page.getByRole('tab', { name: 'Empresas' }).click();
     await page.getByRole('button', { name: 'Nova empresa' }).waitFor();

@@ -14,7 +14,8 @@ const user = (over: Partial<User>): User =>
 
 describe('menu rules', () => {
   it('shows the administration items to admins only (any casing of admin)', () => {
-    const main = ['/', '/tickets', '/quick-messages', '/contacts', '/schedules', '/tags'];
+    // No plan on these users: only the items without a plan flag.
+    const main = ['/', '/tickets', '/quick-messages', '/todolist', '/contacts', '/schedules', '/tags', '/helps'];
     expect(visibleItems(user({ profile: 'Nível 3' })).map((i) => i.to)).toEqual(main);
     expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual([...main, '/connections', '/files', '/queues', '/users', '/settings']);
     expect(visibleItems(user({ profile: 'ADMIN' as User['profile'] })).map((i) => i.to)).toContain('/settings');

@@ -53,9 +53,9 @@ describe('tags page', { timeout: 150_000 }, () => {
     await dialog.getByLabel('Nome', { exact: true }).fill(name);
     await dialog.getByRole('button', { name: 'Escolher a cor #43a047' }).click();
     expect(await dialog.getByLabel('Cor (hex)').inputValue()).toBe('#43a047');
-    // An admin sees the kanban toggle for ticket tags; a contact tag has none.
+    // An admin sees the kanban toggle for both types (the board has lanes by ticket and by contact tags).
     await dialog.getByRole('combobox', { name: 'Tipo' }).selectOption('contact');
-    expect(await dialog.getByRole('switch', { name: 'Kanban' }).count()).toBe(0);
+    expect(await dialog.getByRole('switch', { name: 'Kanban' }).count()).toBe(1);
     await dialog.getByRole('combobox', { name: 'Tipo' }).selectOption('ticket');
     // The switch's input is visually hidden: its label is what a user clicks.
     await dialog.getByText('Kanban', { exact: true }).click();

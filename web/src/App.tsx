@@ -25,6 +25,7 @@ const Settings = lazy(() => import('./pages/settings/Settings'));
 const Tickets = lazy(() => import('./pages/tickets/Tickets'));
 const Contacts = lazy(() => import('./pages/contacts/Contacts'));
 const Tags = lazy(() => import('./pages/tags/Tags'));
+const Kanban = lazy(() => import('./pages/kanban/Kanban'));
 const QuickMessages = lazy(() => import('./pages/quick-messages/QuickMessages'));
 const Schedules = lazy(() => import('./pages/schedules/Schedules'));
 const Prompts = lazy(() => import('./pages/prompts/Prompts'));
@@ -35,6 +36,11 @@ const ContactLists = lazy(() => import('./pages/contact-lists/ContactLists'));
 const ContactListItems = lazy(() => import('./pages/contact-lists/ContactListItems'));
 const Campaigns = lazy(() => import('./pages/campaigns/Campaigns'));
 const CampaignReport = lazy(() => import('./pages/campaigns/CampaignReport'));
+const Announcements = lazy(() => import('./pages/announcements/Announcements'));
+const HelpGallery = lazy(() => import('./pages/helps/HelpGallery'));
+const TodoList = lazy(() => import('./pages/todolist/TodoList'));
+const MessagesApi = lazy(() => import('./pages/messages-api/MessagesApi'));
+const Chats = lazy(() => import('./pages/chats/Chats'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 
@@ -81,6 +87,8 @@ export default function App() {
                     <Route path="tickets/:ticketId" element={<Suspense fallback={<Loading />}><Tickets /></Suspense>} />
                     <Route path="contacts" element={<Suspense fallback={<Loading />}><Contacts /></Suspense>} />
                     <Route path="tags" element={<Suspense fallback={<Loading />}><Tags /></Suspense>} />
+                    {/* The plan gate (useKanban) is the page's own, with the spec's toast. */}
+                    <Route path="kanban" element={<Suspense fallback={<Loading />}><Kanban /></Suspense>} />
                     <Route path="quick-messages" element={<Suspense fallback={<Loading />}><QuickMessages /></Suspense>} />
                     <Route path="schedules" element={<Suspense fallback={<Loading />}><Schedules /></Suspense>} />
                     <Route path="users" element={<AdminOnly><Suspense fallback={<Loading />}><Users /></Suspense></AdminOnly>} />
@@ -94,7 +102,16 @@ export default function App() {
                     <Route path="campaigns" element={<Suspense fallback={<Loading />}><Campaigns /></Suspense>} />
                     <Route path="campaign/:campaignId/report" element={<Suspense fallback={<Loading />}><CampaignReport /></Suspense>} />
                     <Route path="campaigns-config" element={<Suspense fallback={<Loading />}><CampaignsConfig /></Suspense>} />
+                    {/* The super-user gate is the page's own, with the spec's toast. */}
+                    <Route path="announcements" element={<Suspense fallback={<Loading />}><Announcements /></Suspense>} />
                     <Route path="files" element={<AdminOnly><Suspense fallback={<Loading />}><FileLists /></Suspense></AdminOnly>} />
+                    <Route path="helps" element={<Suspense fallback={<Loading />}><HelpGallery /></Suspense>} />
+                    <Route path="todolist" element={<Suspense fallback={<Loading />}><TodoList /></Suspense>} />
+                    {/* The plan gate (useInternalChat) is the page's own, with the spec's toast. */}
+                    <Route path="chats" element={<Suspense fallback={<Loading />}><Chats /></Suspense>} />
+                    <Route path="chats/:chatUuid" element={<Suspense fallback={<Loading />}><Chats /></Suspense>} />
+                    {/* The plan gate (useExternalApi) is the page's own, with the spec's toast. */}
+                    <Route path="messages-api" element={<Suspense fallback={<Loading />}><MessagesApi /></Suspense>} />
                     <Route path="settings" element={<AdminOnly><Suspense fallback={<Loading />}><Settings /></Suspense></AdminOnly>} />
                     <Route path="*" element={<Navigate to="/" replace />} />
                   </Route>

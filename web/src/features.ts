@@ -14,7 +14,7 @@ import type { PlanFlag, SettingKey } from '@balcao/shared';
 export const BUILT = { prompts: true, integrations: true } as const;
 
 /** Plan flags whose feature is not built yet: still stored with the plan (sold ahead), marked as coming. */
-export const UNBUILT_PLAN_FLAGS: readonly PlanFlag[] = ['useInternalChat', 'useKanban'];
+export const UNBUILT_PLAN_FLAGS: readonly PlanFlag[] = [];
 
 /** Settings whose feature is not built yet: shown, not editable (none since the queue bot and business hours, issue 18). */
 export const UNBUILT_SETTINGS: readonly SettingKey[] = [];

@@ -65,11 +65,15 @@ const EXTENSIONS: Record<string, string> = {
   'text/csv': 'csv',
 };
 
+/** A stored file's extension: its type's, else its name's. */
+export function mediaExtension(mimetype: string, name: string) {
+  const fromName = /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase();
+  return EXTENSIONS[mimetype] ?? fromName ?? 'bin';
+}
+
 /** The key of a message's media: the scheme the session host uses for inbound media. */
 function messageMediaKey(companyId: number, connectionId: number, mimetype: string, name: string) {
-  const fromName = /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase();
-  const ext = EXTENSIONS[mimetype] ?? fromName ?? 'bin';
-  return `c/${companyId}/media/${connectionId}/${uuid()}.${ext}`;
+  return `c/${companyId}/media/${connectionId}/${uuid()}.${mediaExtension(mimetype, name)}`;
 }
 
 /** An uploaded file checked and ready to be moved under the message's key. */

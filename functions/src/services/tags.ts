@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { AppError, TAGS_PAGE, companyEvent, parseOrThrow, tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema, type TagType, type ApiTag } from '@balcao/shared';
+import { AppError, TAGS_PAGE, companyEvent, kanbanTypeQuerySchema, parseOrThrow, tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema, type TagType, type ApiTag } from '@balcao/shared';
 import { nowIso, table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { batchGet, clean, getItem, isConditionFailure, nextId, prefixCondition, queryIndexAll, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
@@ -281,17 +281,21 @@ export async function listTagsBrief(companyId: number, query: Record<string, str
     .map((t) => ({ ...tagRef(t), kanban: t.kanban }));
 }
 
-/** `GET /tags/kanban`: the lanes of the kanban board (ticket tags marked kanban). */
-export async function kanbanTags(companyId: number) {
-  const lista = (await allTags(companyId)).filter((t) => t.kanban === 1 && t.type === 'ticket').sort((a, b) => a.id - b.id).map(toApiTag);
-  return { lista };
+/** The kanban board's lanes of one tag type: the tags marked kanban, oldest first. */
+export async function kanbanLaneTags(companyId: number, type: TagType): Promise<TagItem[]> {
+  return (await allTags(companyId)).filter((t) => t.kanban === 1 && t.type === type).sort((a, b) => a.id - b.id);
+}
+
+/** `GET /tags/kanban?type=`: the lanes of the kanban board (ticket tags unless `type=contact`). */
+export async function kanbanTags(companyId: number, query: Record<string, string | undefined> = {}) {
+  const { type } = parseOrThrow(tagListQuerySchema.pick({ type: true }), query);
+  return { lista: (await kanbanLaneTags(companyId, type ?? 'ticket')).map(toApiTag) };
 }
 
 export async function createTag(identity: Identity, input: unknown): Promise<TagItem> {
   const data = parseOrThrow(tagSchema, input);
   if (data.kanban === 1 && !canSetKanban(identity)) throw new AppError(403, 'ERR_NO_PERMISSION', { fields: [{ field: 'kanban', message: 'ERR_NO_PERMISSION' }] });
   const type = data.type ?? 'ticket';
-  if (data.kanban === 1 && type !== 'ticket') throw new AppError(400, 'ERR_VALIDATION', { message: 'Valor inválido', fields: [{ field: 'kanban', message: 'Valor inválido' }] });
   const companyId = identity.companyId;
   const id = await nextId(companyId, 'tag');
   const now = nowIso();
@@ -324,7 +328,6 @@ export async function updateTag(identity: Identity, id: number, input: unknown):
   }
   const type = data.type ?? current.type;
   const kanban = data.kanban ?? current.kanban;
-  if (kanban === 1 && type !== 'ticket') throw new AppError(400, 'ERR_VALIDATION', { message: 'Valor inválido', fields: [{ field: 'kanban', message: 'Valor inválido' }] });
   // A tag in use keeps its type: its links are tickets or contacts, not both.
   if (type !== current.type && (current.ticketsCount || current.contactsCount)) {
     throw new AppError(400, 'ERR_VALIDATION', { message: 'A etiqueta está em uso; o tipo não pode mudar', fields: [{ field: 'type', message: 'A etiqueta está em uso; o tipo não pode mudar' }] });
@@ -439,22 +442,41 @@ export async function syncTags(identity: Identity, input: unknown) {
 
 /**
  * `PUT /ticket-tags/{ticketId}/{tagId}` (the kanban board): puts the ticket in that tag's lane. A
- * ticket sits in one lane, so moving it drops its other kanban tags in the same change.
+ * card sits in one lane, so moving it drops its other lanes' tags in the same change. A contact
+ * tag's lane (the board by Contato) is the ticket's contact's: the contact's tags change.
  */
 export async function addTicketTag(identity: Identity, ticketId: number, tagId: number) {
-  await visibleTicket(identity, ticketId);
+  const ticket = await visibleTicket(identity, ticketId);
   const tag = await getTagItem(identity.companyId, tagId);
-  if (tag.type !== 'ticket') throw invalidTags('tagId');
-  const lanes = new Set((await allTags(identity.companyId)).filter((t) => t.kanban === 1).map((t) => t.id));
-  const updated = await changeTicketTags(identity.companyId, ticketId, (cur) => [...cur.filter((x) => tag.kanban !== 1 || !lanes.has(x) || x === tagId), tagId]);
+  const lanes = new Set((await kanbanLaneTags(identity.companyId, tag.type)).map((t) => t.id));
+  const intoLane = (cur: number[]) => [...cur.filter((x) => tag.kanban !== 1 || !lanes.has(x) || x === tagId), tagId];
+  if (tag.type === 'contact') {
+    const contact = await changeContactTags(identity.companyId, ticket.contactId, intoLane);
+    await publishContact(identity.companyId, contact, 'update');
+    const fresh = await getTicketItem(identity.companyId, ticket.id);
+    await publishTicketTags(fresh);
+    return (await toApiTickets(identity.companyId, [fresh]))[0];
+  }
+  const updated = await changeTicketTags(identity.companyId, ticketId, intoLane);
   await publishTicketTags(updated);
   return (await toApiTickets(identity.companyId, [updated]))[0];
 }
 
-/** `DELETE /ticket-tags/{ticketId}`: takes the ticket out of the kanban lanes (its kanban tags). */
-export async function removeKanbanTags(identity: Identity, ticketId: number) {
-  await visibleTicket(identity, ticketId);
-  const lanes = new Set((await allTags(identity.companyId)).filter((t) => t.kanban === 1).map((t) => t.id));
-  const updated = await changeTicketTags(identity.companyId, ticketId, (cur) => cur.filter((x) => !lanes.has(x)));
+/**
+ * `DELETE /ticket-tags/{ticketId}?type=`: takes the card back to 'Em aberto': the ticket loses its
+ * kanban tags (or, with `type=contact`, its contact loses the contact kanban tags).
+ */
+export async function removeKanbanTags(identity: Identity, ticketId: number, query: Record<string, string | undefined> = {}) {
+  const { type = 'ticket' } = parseOrThrow(kanbanTypeQuerySchema, query);
+  const ticket = await visibleTicket(identity, ticketId);
+  const lanes = new Set((await kanbanLaneTags(identity.companyId, type)).map((t) => t.id));
+  const outOfLanes = (cur: number[]) => cur.filter((x) => !lanes.has(x));
+  if (type === 'contact') {
+    const contact = await changeContactTags(identity.companyId, ticket.contactId, outOfLanes);
+    await publishContact(identity.companyId, contact, 'update');
+    await publishTicketTags(await getTicketItem(identity.companyId, ticket.id));
+    return;
+  }
+  const updated = await changeTicketTags(identity.companyId, ticketId, outOfLanes);
   await publishTicketTags(updated);
 }

@@ -204,7 +204,7 @@ export interface Plan {
   pass: (t: TicketItem) => boolean;
 }
 
-async function planOf(identity: Identity, q: TicketListQuery, statuses = statusesOf(q)): Promise<Plan> {
+export async function planOf(identity: Identity, q: TicketListQuery, statuses = statusesOf(q)): Promise<Plan> {
   // Days are the company's calendar days (setting `timezone`, America/Sao_Paulo by default).
   const tz = q.date || q.updatedAt ? await settingValue(identity.companyId, 'timezone') : 'UTC';
   const updated = q.updatedAt ? zonedDayRange(q.updatedAt, tz) : undefined;
@@ -272,9 +272,9 @@ export async function listTickets(identity: Identity, query: Record<string, stri
 }
 
 /** One page of a list: the partitions merged newest first until the page (+1) is filled. */
-async function pageOf(identity: Identity, plan: Plan, skip: number) {
+export async function pageOf(identity: Identity, plan: Plan, skip: number, size = TICKETS_PAGE) {
   const { q } = plan;
-  const want = skip + TICKETS_PAGE + 1;
+  const want = skip + size + 1;
   const hi = [q.cursor, plan.updated?.[1]].filter((x): x is string => !!x).sort()[0];
   const lo = plan.updated?.[0];
   const sources = sourcesFor(identity, plan.statuses, q);
@@ -323,8 +323,8 @@ async function pageOf(identity: Identity, plan: Plan, skip: number) {
     if (plan.pass(bestHead)) candidates.push(bestHead);
   }
   await flush();
-  const page = accepted.slice(skip, skip + TICKETS_PAGE);
-  return { page, hasMore: accepted.length > skip + TICKETS_PAGE || truncated };
+  const page = accepted.slice(skip, skip + size);
+  return { page, hasMore: accepted.length > skip + size || truncated };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type {
+  ApiAnnouncement,
   ApiCampaign,
   ApiContactList,
   ApiContactListItem,
@@ -51,6 +52,14 @@ export interface PlanItem extends BaseItem, Record<PlanFlag, boolean> {
   campaigns: number;
   schedules: number;
   value: number;
+}
+
+/** A help video (platform-wide, `HELP` partition): `video` is the YouTube id. */
+export interface HelpItem extends BaseItem {
+  id: number;
+  title: string;
+  video: string;
+  description: string;
 }
 
 /** A company as stored: its API fields without the plan and settings the answers join in. */
@@ -341,6 +350,22 @@ export interface QuickMessageItem extends QuickMessageFields {
 }
 
 /**
+ * An announcement (issue 21 §3, decision 58): the platform's, in the `ANNOUNCEMENTS` partition; in
+ * the sparse active index (GSI1) while `status` is true.
+ */
+export interface AnnouncementItem extends Omit<ApiAnnouncement, 'mediaUrl'> {
+  PK: string;
+  SK: string;
+  entity: 'announcement';
+  GSI1PK?: string;
+  GSI1SK?: string;
+  /** The super user who created it. */
+  userId: number;
+  /** S3 key of the image (never answered). */
+  mediaKey: string | null;
+}
+
+/**
  * Scheduled messages (spec 001 §3-§7, server-behaviour §8, DESIGN §7). A schedule waits in a
  * sparse due index (GSI4, `SCHDUE#<shard>`, sorted by the next instant to look at it) while it is
  * PENDENTE or AGENDADA; the sweeper moves due ones to AGENDADA and enqueues a job; the job sends
@@ -617,4 +642,43 @@ export interface LaneItem {
   ready: { campaignId: number; number: string }[];
   /** Since when the connection is seen down (campaigns stop after a grace period). */
   downSince?: number | null;
+}
+
+/** An internal chat (decision 57): members and their unread counts live on the chat, written with each message. */
+export interface ChatItem extends BaseItem {
+  entity: 'chat';
+  id: number;
+  uuid: string;
+  companyId: number;
+  title: string;
+  isGroup: boolean;
+  ownerId: number;
+  memberIds: number[];
+  /** Unread messages per member, keyed by the user id as text. */
+  unreads: Record<string, number>;
+  /** The newest message's number (0 before the first); message `n` has sort key `MSG#n`. */
+  lastSeq: number;
+  lastMessage: string;
+}
+
+export interface ChatMessageItem {
+  PK: string;
+  SK: string;
+  entity: 'chatMessage';
+  id: number;
+  chatId: number;
+  companyId: number;
+  senderId: number;
+  message: string;
+  media: { key: string; mimetype: string; fileName: string; size: number; kind: 'image' | 'audio' | 'video' | 'other' } | null;
+  createdAt: string;
+}
+
+/** A user's membership of a chat (what `GET /chats` lists). */
+export interface UserChatItem {
+  PK: string;
+  SK: string;
+  entity: 'userChat';
+  chatId: number;
+  userId: number;
 }

@@ -27,6 +27,9 @@ export const keys = {
   plan: (id: number) => ({ PK: 'PLAN', SK: pad(id) }),
   plansPartition: () => 'PLAN',
   planName: (name: string) => ({ PK: `UNIQ#PLANNAME#${name.trim().toLowerCase()}`, SK: 'UNIQ' }),
+  /** Help videos are the platform's, not a tenant's: one partition, read whole by one Query. */
+  help: (id: number) => ({ PK: 'HELP', SK: pad(id) }),
+  helpsPartition: () => 'HELP',
   user: (cid: number, id: number) => ({ PK: company(cid), SK: `USER#${pad(id)}` }),
   userPrefix: () => 'USER#',
   identity: (sub: string) => ({ PK: `SUB#${sub}`, SK: 'IDENT' }),
@@ -56,6 +59,7 @@ export const keys = {
   wsRoomPartition: (cid: number, roomName: string) => `C#${cid}#ROOM#${roomName}`,
   /** Platform-wide sockets (announcements reach every company). */
   wsPlatform: (connectionId: string) => ({ PK: 'WS#ALL', SK: connectionId }),
+  wsPlatformPartition: () => 'WS#ALL',
   /** Users online now, by their last heartbeat (sparse GSI2 partition; presence). */
   onlineUsersPartition: () => 'ONLINE',
   /** The local stack's seed marker (infra/local). */
@@ -265,6 +269,27 @@ export const fileListPrefix = () => 'F#';
 /** A company's campaign settings: one item in its own partition (removed with the company). */
 export const campaignSettingsKey = (cid: number) => ({ PK: company(cid), SK: 'CAMPAIGNCFG' });
 
+// ------------------------------------------------------------------ announcements (issue 21 §3, decision 58)
+
+/** The platform's announcements: one partition, not a tenant's (the super user publishes to every company). */
+export const announcementsPartition = () => 'ANNOUNCEMENTS';
+export const announcementKey = (id: number) => ({ PK: announcementsPartition(), SK: `A#${pad(id)}` });
+export const announcementPrefix = () => 'A#';
+/** The active announcements in the popover's order (sparse GSI1: an inactive one leaves it). */
+export const activeAnnouncementsPartition = () => 'ANNOUNCEMENTS#ACTIVE';
+const LAST_MS = 9_999_999_999_999;
+const LAST_ID = 9_999_999_999;
+/**
+ * GSI1 keys of an announcement: while active, priority first (1 is high), then newest first and the
+ * higher id on a tie (time and id inverted), so every reader gets the order with one forward Query.
+ */
+export function announcementIndexKeys(a: { id: number; priority: number; status: boolean; createdAt: string }) {
+  // undefined removes the attributes (the document client drops undefined values).
+  if (!a.status) return { GSI1PK: undefined, GSI1SK: undefined };
+  const newestFirst = String(LAST_MS - Date.parse(a.createdAt)).padStart(13, '0');
+  return { GSI1PK: activeAnnouncementsPartition(), GSI1SK: `${a.priority}#${newestFirst}#${pad(LAST_ID - a.id)}` };
+}
+
 // ------------------------------------------------------------------ campaigns (issue 20 §3-§4, decision 55)
 
 /** A company's campaigns: one partition (listed whole: tens to hundreds). */
@@ -284,3 +309,16 @@ export const laneKey = (cid: number, connectionId: number) => ({ PK: `C#${cid}#L
 /** Lanes with work, across companies: what the sweeper watches (a lane whose chain of jobs stopped is restarted). */
 export const ACTIVE_LANES = 'CAMPLANES';
 export const activeLaneMarker = (cid: number, connectionId: number) => ({ PK: ACTIVE_LANES, SK: `${cid}#${pad(connectionId)}` });
+
+// ------------------------------------------------------------------ internal chat (issue 21 §2, decision 57)
+
+/** A chat and its messages share one partition: the chat item (members, unread counts, last seq) and `MSG#` items numbered densely. */
+export const chatPartition = (cid: number, chatId: number) => `C#${cid}#CHAT#${pad(chatId)}`;
+export const chatKey = (cid: number, chatId: number) => ({ PK: chatPartition(cid, chatId), SK: 'CHAT' });
+export const chatMessageKey = (cid: number, chatId: number, seq: number) => ({ PK: chatPartition(cid, chatId), SK: chatMessageSk(seq) });
+export const chatMessageSk = (seq: number) => `MSG#${pad(seq)}`;
+export const chatMessagePrefix = () => 'MSG#';
+/** One user's chats: a pointer per chat they belong to (listed whole: a user's tens of chats). */
+export const userChatsPartition = (cid: number, userId: number) => `C#${cid}#CHATS#${pad(userId)}`;
+export const userChatKey = (cid: number, userId: number, chatId: number) => ({ PK: userChatsPartition(cid, userId), SK: `CH#${pad(chatId)}` });
+export const userChatPrefix = () => 'CH#';

@@ -92,7 +92,7 @@ async function resolveAudience(msg: RealtimeMessage, a: Audience, lookups: Fanou
   const cid = msg.companyId;
   switch (a.kind) {
     case 'platform':
-      return lookups.partition('WS#ALL', cid);
+      return lookups.partition(keys.wsPlatformPartition(), cid);
     case 'company':
     case 'admins':
       return cid === null ? [] : lookups.partition(keys.wsCompanyPartition(cid), cid);
@@ -128,6 +128,8 @@ export async function deliver(msg: RealtimeMessage, lookups = new FanoutLookups(
   );
   const isAuthEvent = msg.event.endsWith('-auth');
   const adminsOnly = msg.audience.every((a) => a.kind === 'admins');
+  // A platform audience may keep only super users, or only the others (inactive announcements, decision 58).
+  const platformSupers = msg.audience.find((a) => a.kind === 'platform')?.supers;
   const frame = JSON.stringify({ event: msg.event, data: msg.data });
   let sent = 0;
   await Promise.all(
@@ -137,6 +139,7 @@ export async function deliver(msg: RealtimeMessage, lookups = new FanoutLookups(
       if (msg.companyId !== null && conn.companyId !== msg.companyId) return;
       if (!isAuthEvent && user.session?.id !== conn.sessionId) return;
       if (adminsOnly && user.profile !== 'admin' && !user.super) return;
+      if (platformSupers !== undefined && !!user.super !== platformSupers) return;
       if (msg.ticket && !canSeeTicket({ userId: user.id, profile: user.profile, queueIds: user.queueIds ?? [], allTicket: user.allTicket === 'enabled' }, msg.ticket)) return;
       try {
         await management().send(new PostToConnectionCommand({ ConnectionId: conn.connectionId, Data: new TextEncoder().encode(frame) }));

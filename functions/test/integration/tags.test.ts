@@ -105,7 +105,7 @@ describe('tags routes', () => {
     ws.close();
   });
 
-  it('kanban: only admins set it, only on ticket tags; lanes, ticket-tags and the plan flag', async () => {
+  it('kanban: only admins set it; lanes of each tag type, ticket-tags and the plan flag', async () => {
     const w = await world();
     const n3 = await member(w.admin, { profile: 'Nível 3' });
     // Spec 001: the Kanban toggle is for admin (and "supervisor") profiles; the product's profiles are
@@ -117,14 +117,14 @@ describe('tags routes', () => {
     const plain = await mkTag(n3.api, { name: 'Comum', kanban: 0 });
     expect((await n3.api.put(`/tags/${plain}`, { kanban: 1 })).status).toBe(403);
     expect((await w.admin.get(`/tags/${plain}`)).body.kanban).toBe(0);
-    expect((await w.admin.post('/tags', { name: 'Raia Contato', type: 'contact', kanban: 1 })).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'kanban' });
+    // Contact tags may be lanes too (the board by Contato, spec 002 §2).
+    const contactLane = await mkTag(w.admin, { name: 'Raia Contato', type: 'contact', kanban: 1 });
     const laneA = await mkTag(w.admin, { name: 'Raia A', kanban: true });
     const laneB = await mkTag(w.admin, { name: 'Raia B', kanban: 1 });
     expect((await w.admin.get(`/tags/${laneA}`)).body.kanban).toBe(1);
     // Others may still rename a lane (kanban unchanged), not turn it off.
     expect((await n3.api.put(`/tags/${laneB}`, { name: 'Raia Bê', kanban: 1 })).status).toBe(200);
     expect((await n3.api.put(`/tags/${laneB}`, { kanban: 0 })).status).toBe(403);
-    expect((await w.admin.put(`/tags/${laneA}`, { type: 'contact' })).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'kanban' });
     const contactTag = await mkTag(w.admin, { name: 'Cliente', type: 'contact' });
     expect((await w.admin.put(`/tags/${plain}`, { kanban: 1 })).body.kanban).toBe(1);
     expect((await w.admin.put(`/tags/${plain}`, { kanban: 0 })).body.kanban).toBe(0);
@@ -133,7 +133,9 @@ describe('tags routes', () => {
     expect(board.status).toBe(200);
     expect(board.body.lista.map((x: { id: number }) => x.id)).toEqual([laneA, laneB]);
     expect(board.body.lista[1]).toMatchObject({ name: 'Raia Bê', kanban: 1, ticketsCount: 0 });
-    expect((await w.admin.get('/tags/list?kanban=1')).body.map((x: { id: number }) => x.id).sort()).toEqual(sortedIds(laneA, laneB));
+    expect((await w.admin.get('/tags/kanban?type=contact')).body.lista.map((x: { id: number }) => x.id)).toEqual([contactLane]);
+    expect((await w.admin.get('/tags/kanban?type=queue')).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'type' });
+    expect((await w.admin.get('/tags/list?kanban=1')).body.map((x: { id: number }) => x.id).sort()).toEqual(sortedIds(laneA, laneB, contactLane));
 
     const chat = await customer(w.companyId, w.connectionId);
     expect((await w.admin.post('/tags/sync', { ticketId: chat.ticketId, tags: [plain] })).status).toBe(200);
@@ -144,7 +146,11 @@ describe('tags routes', () => {
     expect(tagIds((await w.admin.put(`/ticket-tags/${chat.ticketId}/${laneB}`)).body.tags)).toEqual(sortedIds(plain, laneB));
     expect(await counts(w.admin, laneA)).toEqual({ tickets: 0, contacts: 0 });
     expect(await counts(w.admin, laneB)).toEqual({ tickets: 1, contacts: 0 });
-    expect((await w.admin.put(`/ticket-tags/${chat.ticketId}/${contactTag}`)).body).toMatchObject({ error: 'ERR_VALIDATION', field: 'tagId' });
+    // A contact tag goes on the ticket's contact (its lane on the board by Contato); the ticket's own tags stay.
+    const onContact = await w.admin.put(`/ticket-tags/${chat.ticketId}/${contactTag}`);
+    expect(onContact.status, JSON.stringify(onContact.body)).toBe(200);
+    expect(onContact.body.contact.tagIds).toEqual([contactTag]);
+    expect(tagIds(onContact.body.tags)).toEqual(sortedIds(plain, laneB));
     expect((await w.admin.put(`/ticket-tags/${chat.ticketId}/999999`)).status).toBe(404);
     expect((await w.admin.put(`/ticket-tags/999999/${laneA}`)).status).toBe(404);
     expect((await w.admin.get('/tags/kanban')).body.lista.find((x: { id: number }) => x.id === laneB).ticketsCount).toBe(1);

@@ -101,3 +101,25 @@ export const ticketNoteSchema = z.object({
   contactId: z.coerce.number({ error: 'Required' }).int().positive({ error: 'Required' }),
 });
 export const ticketNoteListSchema = ticketNoteSchema.pick({ ticketId: true, contactId: true });
+
+/** Cards per lane of the kanban board's first load (a lane shows about six), and per later page of one lane. */
+export const KANBAN_FIRST_PAGE = 10;
+export const KANBAN_LANE_PAGE = 20;
+
+/**
+ * `GET /ticket/kanban` (spec 002 §7): the board of pending and open tickets, one lane per kanban tag
+ * of `type` (ticket tags, or the contact's tags) plus lane 0 'Em aberto' for tickets without one.
+ * Without `lane`, the first page of every lane (or of the `lanes` listed: the console asks for the
+ * lanes in view); with `lane` (and its `cursor`), a page of that one.
+ */
+export const kanbanQuerySchema = z.object({
+  queueIds: ids(),
+  lanes: ids().refine((l) => !l || l.length <= 200, { error: 'Valor inválido' }),
+  type: z.enum(['ticket', 'contact'], { error: 'Valor inválido' }).optional(),
+  lane: z.coerce.number({ error: 'Valor inválido' }).int({ error: 'Valor inválido' }).min(0, { error: 'Valor inválido' }).optional(),
+  cursor: z.string().max(100, { error: 'Valor inválido' }).optional(),
+});
+export type KanbanQuery = z.output<typeof kanbanQuerySchema>;
+
+/** `DELETE /ticket-tags/{ticketId}`: which lanes the card leaves (the ticket's or its contact's). */
+export const kanbanTypeQuerySchema = z.object({ type: z.enum(['ticket', 'contact'], { error: 'Valor inválido' }).optional() });

@@ -92,21 +92,21 @@ export async function closeWatched(page: Page, expected: string[] = []) {
 
 /**
  * Watches for `text` to appear anywhere in the page, even for a moment: a toast shown just before a
- * reload can vanish between two polls of a locator on a loaded machine. Set up before the page
- * navigates (the observer is installed in every document the page loads); the returned function waits.
+ * reload, or a 2-second toast, can vanish between two polls of a locator on a loaded machine. The
+ * observer is installed in the current document and every one the page loads; the returned function waits.
  */
 export async function watchText(page: Page, text: string): Promise<(timeout?: number) => Promise<void>> {
   const binding = `__seen_${Math.random().toString(36).slice(2)}`;
   let seen!: () => void;
   const appeared = new Promise<void>((resolve) => (seen = resolve));
   await page.exposeBinding(binding, () => seen());
-  await page.addInitScript(
-    ({ binding, text }) => {
-      const check = () => document.body?.innerText.includes(text) && (window as unknown as Record<string, () => void>)[binding]();
-      new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
-    },
-    { binding, text },
-  );
+  // A script string: this file is also type-checked without the DOM's types. Installed in the
+  // current document too, when the page already shows one.
+  const observer =
+    `(() => { const check = () => document.body && document.body.innerText.includes(${JSON.stringify(text)}) && window[${JSON.stringify(binding)}]();` +
+    ' new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true }); })();';
+  await page.addInitScript(observer);
+  if (page.url().startsWith('http')) await page.evaluate(observer);
   return (timeout = 30_000) =>
     new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`'${text}' never appeared within ${timeout} ms`)), timeout);

@@ -43,17 +43,22 @@ export interface RequestOptions {
   auth?: boolean;
   /** 401 here is an answer for the caller, not a lost session (e.g. the sign-in call itself). */
   quiet401?: boolean;
+  /** A bearer token of the caller's own instead of the session's (the external API's connection token); implies `auth: false`. */
+  bearer?: string;
 }
 
 const REFRESHABLE = new Set(['ERR_SESSION_EXPIRED', 'ERR_INVALID_TOKEN']);
 
 export async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  // Someone else's token: its 401 or 403 is an answer for the caller, never the session's.
+  if (opts.bearer !== undefined) opts = { ...opts, auth: false };
   const url = new URL(config().apiUrl + path);
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
 
   const send = async (force: boolean) => {
     const headers: Record<string, string> = {};
-    if (opts.auth !== false) {
+    if (opts.bearer !== undefined) headers.Authorization = `Bearer ${opts.bearer}`;
+    else if (opts.auth !== false) {
       const token = await accessToken(force);
       if (token) headers.Authorization = `Bearer ${token}`;
     }

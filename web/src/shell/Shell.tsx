@@ -13,6 +13,9 @@ import { visibleSections, type MenuItem } from './menu';
 import { useUnreadTitle } from './unread';
 import { useConnectionAlert } from '../pages/connections/live';
 import { NotificationsBell } from './Notifications';
+import { ChatPopover } from './ChatPopover';
+import { useUnreadChats } from '../pages/chats/store';
+import { AnnouncementsPopover } from './AnnouncementsPopover';
 
 const UserDialog = lazy(() => import('../pages/users/UserDialog'));
 const loadUserMenu = () => import('./UserMenu');
@@ -32,6 +35,7 @@ export default function Shell() {
   const [menuMounted, setMenuMounted] = useState(false);
   useUnreadTitle(t('app.name'));
   const connectionAlert = useConnectionAlert(isAdminProfile(user?.profile));
+  const unreadChats = useUnreadChats(user?.id);
 
   // The overlay drawer closes after navigating; the docked one keeps its state.
   useEffect(() => {
@@ -50,6 +54,7 @@ export default function Shell() {
       {i.badge === 'connections' && connectionAlert && (
         <span className="nav-badge" data-testid="connections-badge" role="img" aria-label={t('connections.alert')} title={t('connections.alert')} />
       )}
+      {i.badge === 'chats' && unreadChats > 0 && <span className="nav-dot" data-testid="chats-unread-dot" role="img" aria-label={t('chats.unreadDot')} title={t('chats.unreadDot')} />}
     </NavLink>
   );
 
@@ -107,6 +112,8 @@ export default function Shell() {
             ))}
           </SelectField>
           <NotificationsBell />
+          {user.company?.plan?.useInternalChat && <ChatPopover />}
+          <AnnouncementsPopover />
           <button type="button" className="icon-btn" aria-label={t('shell.theme')} data-testid="theme-toggle" onClick={toggle}>
             <Icon name={mode === 'dark' ? 'sun' : 'moon'} />
           </button>

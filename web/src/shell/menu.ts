@@ -32,25 +32,28 @@ export interface MenuItem {
   /** Extra rule on top of the section (spec 000 §2.2). */
   when?: (u: User) => boolean;
   /** A live marker next to the label (the connections alert of spec 000 §2.2). */
-  badge?: 'connections';
+  badge?: 'connections' | 'chats';
 }
 
 const flag = (f: PlanFlag) => (u: User) => !!u.company?.plan?.[f];
 const superOnly = (u: User) => !!u.super;
 
-/**
- * Spec 000 §2.2, limited to the pages that exist. A later page adds its one line here, e.g.
- *   { to: '/tickets', label: 'menu.tickets', icon: 'queue', section: 'main' },
- *   { to: '/kanban', label: 'menu.kanban', icon: 'queue', section: 'main', when: flag('useKanban') },
- *   { to: '/announcements', label: 'menu.announcements', icon: 'home', section: 'main', when: superOnly },
- */
+/** Spec 000 §2.2: every page of the menu, in order, with who sees it. */
 export const MENU: MenuItem[] = [
   { to: '/', label: 'menu.home', icon: 'home', section: 'main' },
   { to: '/tickets', label: 'menu.tickets', icon: 'queue', section: 'main' },
+  { to: '/kanban', label: 'menu.kanban', icon: 'kanban', section: 'main', when: flag('useKanban') },
   { to: '/quick-messages', label: 'menu.quickMessages', icon: 'bolt', section: 'main' },
+  { to: '/todolist', label: 'menu.todolist', icon: 'todo', section: 'main' },
   { to: '/contacts', label: 'menu.contacts', icon: 'account', section: 'main' },
   { to: '/schedules', label: 'menu.schedules', icon: 'calendar', section: 'main' },
   { to: '/tags', label: 'menu.tags', icon: 'tag', section: 'main' },
+  { to: '/chats', label: 'menu.chats', icon: 'chat', section: 'main', when: flag('useInternalChat'), badge: 'chats' },
+  { to: '/helps', label: 'menu.helps', icon: 'help', section: 'main' },
+  { to: '/announcements', label: 'menu.announcements', icon: 'announcement', section: 'main', when: superOnly },
+  // Spec 000 §2.2 lists it after Users with only the plan flag as its rule (not the administration
+  // section's): everyone of such a company sees it, so it closes everyone's items.
+  { to: '/messages-api', label: 'menu.messagesApi', icon: 'api', section: 'main', when: flag('useExternalApi') },
   // The Campaigns group (spec 000 §2.2): the campaigns, their contact lists, their settings.
   { to: '/campaigns', label: 'menu.campaigns', icon: 'campaign', section: 'campaigns' },
   { to: '/contact-lists', label: 'menu.contactLists', icon: 'contactList', section: 'campaigns' },
@@ -74,6 +77,3 @@ export function visibleSections(user: User): { section: MenuSection; items: Menu
   const items = visibleItems(user);
   return SECTIONS.map((section) => ({ section, items: items.filter((i) => i.section === section.id) })).filter((g) => g.items.length > 0);
 }
-
-// Kept exported so the rules above stay type-checked while no current item uses them.
-export const rules = { flag, superOnly };

@@ -40,10 +40,16 @@ const paths = {
   // Drawn for the console's campaigns: a megaphone; stop (a rounded square); restart (a ring turning
   // clockwise); the report (bars on axes); a warning (a triangle with its mark cut out).
   campaign: 'M2 9.5h4.5L16 4v16l-9.5-5.5H2zM7 15.5l1.6 5h2.6L9.6 15.5zM18 8.5l2.6-1.5.8 1.3-2.6 1.5zM18 11.25h3.5v1.5H18zM18 15.5l.8-1.3 2.6 1.5-.8 1.3z',
+  kanban: 'M3 3h5v18H3zm6.5 0h5v12h-5zM16 3h5v8h-5z',
   stop: 'M8 6h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H8a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2z',
   restart: 'M18.93 9A8 8 0 1 1 12 5v2a6 6 0 1 0 5.2 3zM12 2l4 4-4 4z',
   report: 'M3 3h2v16h16v2H3zM7 11h3v6H7zm5-5h3v11h-3zm5 3h3v8h-3z',
   warning: 'M12 2 1 21h22zm-1 7h2v6h-2zm0 8h2v2h-2z',
+  // Announcements: a speech box with an exclamation mark (the top bar's popover, the page).
+  announcement: 'M20 2H4c-1.1 0-1.99.9-1.99 2L2 22l4-4h14c1.1 0 2-.9 2-2V4c0-1.1-.9-2-2-2zm-7 9h-2V5h2v6zm0 4h-2v-2h2v2z',
+  todo: 'M22 7h-9v2h9V7zm0 8h-9v2h9v-2zM5.54 11 2 7.46l1.41-1.41 2.12 2.12 4.24-4.24 1.41 1.41L5.54 11zm0 8L2 15.46l1.41-1.41 2.12 2.12 4.24-4.24 1.41 1.41L5.54 19z',
+  help: 'M12 2C6.48 2 2 6.48 2 12s4.48 10 10 10 10-4.48 10-10S17.52 2 12 2zm1 17h-2v-2h2v2zm2.07-7.75-.9.92C13.45 12.9 13 13.5 13 15h-2v-.5c0-1.1.45-2.1 1.17-2.83l1.24-1.26c.37-.36.59-.86.59-1.41 0-1.1-.9-2-2-2s-2 .9-2 2H8c0-2.21 1.79-4 4-4s4 1.79 4 4c0 .88-.36 1.68-.93 2.25z',
+  api: 'M9.4 16.6 4.8 12l4.6-4.6L8 6l-6 6 6 6 1.4-1.4zm5.2 0 4.6-4.6-4.6-4.6L16 6l6 6-6 6-1.4-1.4z',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { companyEvent, type CompanyEventKind } from '@balcao/shared';
+import { ANNOUNCEMENT_EVENT, companyEvent, type CompanyEventKind } from '@balcao/shared';
 import { api } from '../api/http';
 import { realtime } from '../api/realtime';
 import { useAuth } from '../auth/AuthContext';
@@ -45,8 +45,11 @@ export function useLiveList<T extends ListItem>(opts: {
   searchParam: string;
   /** More of the query than the search and the page (a list's items: `contactListId`). */
   query?: Record<string, string | number | undefined>;
-  /** The company event that keeps the rows current (and a reload after a reconnect); none for lists without one. */
-  event?: CompanyEventKind;
+  /**
+   * The company event that keeps the rows current (and a reload after a reconnect), or the
+   * platform's announcements event (one name for every company); none for lists without one.
+   */
+  event?: CompanyEventKind | typeof ANNOUNCEMENT_EVENT;
   fromEvent?: (data: any) => ListEvent<T>;
   /** Whether a row not on the page belongs to the current search (events add only those). */
   matches?: (item: T, searchParam: string) => boolean;
@@ -100,7 +103,7 @@ export function useLiveList<T extends ListItem>(opts: {
 
   useEffect(() => {
     if (!me || !event) return;
-    const off = realtime.on(companyEvent(me.companyId, event), (data) => {
+    const off = realtime.on(event === ANNOUNCEMENT_EVENT ? event : companyEvent(me.companyId, event), (data) => {
       const o = current.current;
       const change = o.fromEvent?.(data);
       if (!change) return;

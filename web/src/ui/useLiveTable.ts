@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { CompanyEventKind } from '@balcao/shared';
+import type { ANNOUNCEMENT_EVENT, CompanyEventKind } from '@balcao/shared';
 import { recordEvent, useLiveList, type ListItem } from './useLiveList';
 import { lowerCase, useRowActions, useSearch } from './useRowActions';
 
@@ -10,7 +10,7 @@ import { lowerCase, useRowActions, useSearch } from './useRowActions';
 export function useLiveTable<T extends ListItem>(o: {
   api: { path: string; remove: (id: number) => Promise<unknown> };
   itemsKey: string;
-  event: CompanyEventKind;
+  event: CompanyEventKind | typeof ANNOUNCEMENT_EVENT;
   eventNames: [idKey: string, itemKey: string];
   /** The page's texts in the catalogues: `<texts>.deleted` is the deleted toast. */
   texts: string;

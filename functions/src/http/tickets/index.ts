@@ -4,6 +4,7 @@ import { getItem } from '../../core/db.js';
 import { visibleTicket } from '../../services/conversation.js';
 import { createTicket, updateTicket } from '../../services/ticket-lifecycle.js';
 import { deleteTicket } from '../../services/ticket-delete.js';
+import { kanbanBoard } from '../../services/kanban.js';
 import { countTickets, listTickets } from '../../services/ticket-list.js';
 import { toApiTickets } from '../../services/ticket-view.js';
 import { uuidPointer } from '../../table/keys.js';
@@ -13,6 +14,7 @@ const one = async (companyId: number, t: Parameters<typeof toApiTickets>[1][numb
 export const handler = createRouter('tickets', {
   'GET /tickets': async (req) => listTickets(req.identity, req.query),
   'GET /tickets/counts': async (req) => countTickets(req.identity, req.query),
+  'GET /ticket/kanban': async (req) => kanbanBoard(req.identity, req.query),
   'GET /tickets/{id}': async (req) => one(req.identity.companyId, await visibleTicket(req.identity, idParam(req.params.id))),
   'GET /tickets/u/{uuid}': async (req) => {
     const uuid = req.params.uuid ?? '';

@@ -9,6 +9,7 @@ import { useSettings } from './useSettings';
 
 const Companies = lazy(() => import('./Companies'));
 const Plans = lazy(() => import('./Plans'));
+const Helps = lazy(() => import('./Helps'));
 const CompanySchedules = lazy(() => import('./CompanySchedules'));
 
 export default function Settings() {
@@ -21,11 +22,12 @@ export default function Settings() {
   if (isAdminProfile(user?.profile) && settings.value('scheduleType') === 'company') {
     items.push({ label: t('settings.tabSchedules'), value: 'schedules', content: <Suspense fallback={<Loading />}><CompanySchedules /></Suspense> });
   }
-  // The Help tab arrives with its issue; Companies and Plans are super-user only.
+  // Companies, Plans and Help are super-user only (spec 003 §2).
   if (user?.super) {
     items.push(
       { label: t('settings.tabCompanies'), value: 'companies', content: <Suspense fallback={<Loading />}><Companies /></Suspense> },
       { label: t('settings.tabPlans'), value: 'plans', content: <Suspense fallback={<Loading />}><Plans /></Suspense> },
+      { label: t('settings.tabHelps'), value: 'helps', content: <Suspense fallback={<Loading />}><Helps /></Suspense> },
     );
   }
   // A tab that went away (the schedule type changed elsewhere) leaves the Options tab showing.

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Text, TextField } from '@aws-amplify/ui-react';
+import { TextField } from '@aws-amplify/ui-react';
 import { TAG_TYPES, tagSchema, type TagType } from '@balcao/shared';
 import { tagsApi } from '../../api/tags';
 import { EntityDialog } from '../../ui/EntityDialog';
@@ -36,7 +36,6 @@ export default function TagDialog({ tag, canKanban, onClose, onSaved }: { tag: T
     onClose,
   });
   const { form, field } = entity;
-  const type = form.watch('type');
   const name = form.watch('name');
   // A tag in use keeps its type (the server answers 400 otherwise): say so before the user tries.
   const inUse = !!tag && (tag.ticketsCount > 0 || tag.contactsCount > 0);
@@ -68,15 +67,8 @@ export default function TagDialog({ tag, canKanban, onClose, onSaved }: { tag: T
         errorMessage={entity.error('type')}
         choices={TAG_TYPES.map((ty) => ({ value: ty, label: t(`tags.types.${ty}`) }))}
       />
-      {canKanban && type === 'ticket' && (
-        <div>
-          <CheckField control={form.control} name="kanban" label={t('tags.kanban')} error={entity.error('kanban')} asSwitch />
-          {/* The board itself comes with its own issue: the mark is kept for it, and says so. */}
-          <Text as="p" fontSize="small" className="muted" data-testid="kanban-coming-soon">
-            {t('tags.kanbanComingSoon')}
-          </Text>
-        </div>
-      )}
+      {/* A lane of the kanban board: ticket tags for the board by Atendimento, contact tags for Contato. */}
+      {canKanban && <CheckField control={form.control} name="kanban" label={t('tags.kanban')} error={entity.error('kanban')} asSwitch />}
     </EntityDialog>
   );
 }
