@@ -63,6 +63,8 @@ function Board() {
   const typeRef = useRef(type);
   typeRef.current = type;
   const paging = useRef(new Set<number>());
+  const viewerRef = useRef(user);
+  viewerRef.current = user;
 
   useEffect(() => {
     let live = true;
@@ -101,7 +103,7 @@ function Board() {
   // themselves follow the tags page (a new lane, a renamed one, one no longer kanban).
   useEffect(() => {
     const pending = new Set<number>();
-    const place = (ticket: Card) => setLanes((l) => (l ? placeCard(l, ticket, typeRef.current) : l));
+    const place = (ticket: Card) => setLanes((l) => (l ? placeCard(l, ticket, typeRef.current, { viewer: viewerRef.current ?? undefined }) : l));
     const fetchOne = (id: number) => {
       if (pending.has(id)) return;
       pending.add(id);

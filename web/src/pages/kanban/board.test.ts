@@ -53,6 +53,10 @@ describe('kanban board state', () => {
     // Closed, or of a queue left out of the filter: off the board.
     expect(ids(placeCard(lanes, ticket(3, { status: 'closed' }), 'ticket'), 5)).toEqual([2]);
     expect(placeCard(lanes, ticket(1, { queueId: 4 }), 'ticket', { queueIds: [3] }).every((l) => !l.cards.some((c) => c.id === 1))).toBe(true);
+    // A ticket the viewer may no longer see (moved to a queue not theirs) leaves the board.
+    const agent = { id: 50, profile: 'Nível 1' as const, queues: [{ id: 3, name: 'Q', color: '#000000' }], allTicket: 'desabled' as const, super: false };
+    expect(ids(placeCard(lanes, ticket(3, { tagIds: [5], status: 'pending', queueId: 3 }), 'ticket', { viewer: agent }), 5)).toEqual([3, 2]);
+    expect(ids(placeCard(lanes, ticket(3, { tagIds: [5], status: 'pending', queueId: 4 }), 'ticket', { viewer: agent }), 5)).toEqual([2]);
     // Em aberto orders by last activity.
     const newer = placeCard(lanes, ticket(9, { updatedAt: '2026-11-27T11:00:00.000Z' }), 'ticket');
     expect(ids(newer, 0)).toEqual([9, 1]);

@@ -1,4 +1,5 @@
-import type { ApiKanbanBoard, ApiKanbanCard, ApiTag } from '@balcao/shared';
+import { canSeeTicket, type ApiKanbanBoard, type ApiKanbanCard, type ApiTag } from '@balcao/shared';
+import { viewerFacts, type Viewer } from '../tickets/lists';
 
 /** A card on the board: the board's answer, or a ticket event's ticket (which has these fields and more). */
 export type Card = ApiKanbanCard;
@@ -64,11 +65,13 @@ export function appendPage(lanes: Lane[], board: ApiKanbanBoard): Lane[] {
 
 /**
  * A ticket's new state on the board: it leaves every lane, and comes back into its own while it is
- * pending or open. A lane with more pages takes it only where its loaded part reaches (the rest
- * comes with the next page), unless `always` (the user's own drop).
+ * pending or open and the `viewer` may still see it (a transfer to another queue takes it away). A
+ * lane with more pages takes it only where its loaded part reaches (the rest comes with the next
+ * page), unless `always` (the user's own drop).
  */
-export function placeCard(lanes: Lane[], t: Card, type: BoardType, opts: { always?: boolean; queueIds?: number[] } = {}): Lane[] {
-  const stays = t.status !== 'closed' && !(opts.queueIds?.length && t.queueId !== null && !opts.queueIds.includes(t.queueId));
+export function placeCard(lanes: Lane[], t: Card, type: BoardType, opts: { always?: boolean; queueIds?: number[]; viewer?: Viewer } = {}): Lane[] {
+  const visible = !opts.viewer || !!opts.viewer.super || canSeeTicket(viewerFacts(opts.viewer), t);
+  const stays = visible && t.status !== 'closed' && !(opts.queueIds?.length && t.queueId !== null && !opts.queueIds.includes(t.queueId));
   const target = stays ? laneOf(t, lanes.map((l) => l.id), type) : undefined;
   return lanes.map((lane) => {
     const without = lane.cards.filter((c) => c.id !== t.id);
