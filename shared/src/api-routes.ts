@@ -26,7 +26,7 @@ import { scheduleListQuerySchema, scheduleSchema, scheduleUpdateSchema, type Sch
 import { contactListItemSchema, contactListItemsQuerySchema, contactListItemUpdateSchema, contactListSchema, contactListsQuerySchema } from './schemas/contact-lists.js';
 import { campaignSchema, campaignsQuerySchema, campaignUpdateSchema } from './schemas/campaigns.js';
 import { integrationListQuerySchema, integrationTestSchema, promptSchema, promptUpdateSchema, queueIntegrationSchema, queueIntegrationUpdateSchema } from './schemas/integrations.js';
-import { tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema } from './schemas/tags.js';
+import { kanbanTagsQuerySchema, tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema } from './schemas/tags.js';
 import { createTicketSchema, kanbanQuerySchema, kanbanTypeQuerySchema, ticketCountsQuerySchema, ticketListQuerySchema, ticketNoteListSchema, ticketNoteSchema, updateTicketSchema } from './schemas/tickets.js';
 import type { ApiFileList } from './contracts.js';
 import { fileListSchema, fileListsQuerySchema, fileListUpdateSchema } from './schemas/file-lists.js';
@@ -143,7 +143,7 @@ export const apiRoutes = {
   // tags
   'GET /tags': {},
   'GET /tags/list': { query: tagListQuerySchema },
-  'GET /tags/kanban': { query: tagListQuerySchema.pick({ type: true }) },
+  'GET /tags/kanban': { query: kanbanTagsQuerySchema },
   'GET /tags/{id}': {},
   'POST /tags': { body: tagSchema },
   'PUT /tags/{id}': { body: tagUpdateSchema },

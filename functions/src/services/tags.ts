@@ -1,5 +1,5 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { AppError, TAGS_PAGE, companyEvent, kanbanTypeQuerySchema, parseOrThrow, tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema, type TagType, type ApiTag } from '@balcao/shared';
+import { AppError, TAGS_PAGE, companyEvent, kanbanTagsQuerySchema, kanbanTypeQuerySchema, parseOrThrow, tagListQuerySchema, tagSchema, tagSyncSchema, tagUpdateSchema, type TagType, type ApiTag } from '@balcao/shared';
 import { nowIso, table } from '../core/ports.js';
 import { env } from '../core/env.js';
 import { batchGet, clean, getItem, isConditionFailure, nextId, prefixCondition, queryIndexAll, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
@@ -288,7 +288,7 @@ export async function kanbanLaneTags(companyId: number, type: TagType): Promise<
 
 /** `GET /tags/kanban?type=`: the lanes of the kanban board (ticket tags unless `type=contact`). */
 export async function kanbanTags(companyId: number, query: Record<string, string | undefined> = {}) {
-  const { type } = parseOrThrow(tagListQuerySchema.pick({ type: true }), query);
+  const { type } = parseOrThrow(kanbanTagsQuerySchema, query);
   return { lista: (await kanbanLaneTags(companyId, type ?? 'ticket')).map(toApiTag) };
 }
 

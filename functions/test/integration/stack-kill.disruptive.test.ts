@@ -1,10 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PORTS, freePort, isPortFree, pickPorts, portEnvName, type PortName } from '../../../infra/local/ports.js';
+import { killableStack, sleep } from './kill-helpers.js';
 
 /**
  * Issue 16 §1: the one-machine product (`npm start`) killed outright, three times, while 20
@@ -13,74 +8,16 @@ import { DEFAULT_PORTS, freePort, isPortFree, pickPorts, portEnvName, type PortN
  * reaches the customer exactly once, within 15 s of the next start. It runs its own stack (its own
  * ports and data directory) as a process group, killed with SIGKILL like a power button would.
  */
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const CUSTOMERS = 20;
 const PER_CUSTOMER = 10;
 const KILLS = 3;
 const ADMIN = { email: 'admin@kill.test', password: 'Balcao123' };
 
-interface Endpoints {
-  apiUrl: string;
-  sandboxUrl: string;
-  cognito: { region: string; endpoint: string; userPoolClientId: string };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 describe('the whole stack killed mid-burst', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'balcao-kill-'));
-  const logFile = path.join(dataDir, 'stack.out');
-  let child: ChildProcess | undefined;
-  let env: NodeJS.ProcessEnv;
-  let ports: Record<PortName, number>;
-
-  afterAll(async () => {
-    if (child?.pid) killGroup(child.pid);
-    await waitPortsFree();
-    fs.copyFileSync(logFile, path.join(os.tmpdir(), 'balcao-kill-test-last.log'));
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  function killGroup(pid: number) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-
-  /** DynamoDB Local is stopped by its guard once the stack's process is gone: wait for its port too. */
-  async function waitPortsFree() {
-    if (!ports) return;
-    const deadline = Date.now() + 60_000;
-    for (const port of Object.values(ports)) {
-      while (!(await isPortFree(port))) {
-        if (Date.now() > deadline) throw new Error(`port ${port} still in use after the kill`);
-        await sleep(200);
-      }
-    }
-  }
-
-  async function startStack(): Promise<{ e: Endpoints; readyAt: number }> {
-    fs.rmSync(path.join(dataDir, 'endpoints.json'), { force: true });
-    const out = fs.openSync(logFile, 'a');
-    child = spawn(process.execPath, ['--import', 'tsx', 'infra/local/start.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', out, out] });
-    fs.closeSync(out);
-    const proc = child;
-    const deadline = Date.now() + 120_000;
-    while (!fs.existsSync(path.join(dataDir, 'endpoints.json'))) {
-      if (proc.exitCode !== null) throw new Error(`the stack exited during start (log ${logFile})`);
-      if (Date.now() > deadline) throw new Error(`the stack did not start within 2 minutes (log ${logFile})`);
-      await sleep(200);
-    }
-    return { e: JSON.parse(fs.readFileSync(path.join(dataDir, 'endpoints.json'), 'utf8')) as Endpoints, readyAt: Date.now() };
-  }
+  const stack = killableStack('kill', ADMIN);
+  afterAll(() => stack.dispose());
 
   it('loses and duplicates nothing, keeps each chat in order and delivers every accepted reply within 15 s of the restart', async () => {
-    ports = (await pickPorts('auto')) as Record<PortName, number>;
-    env = { ...process.env, BALCAO_DATA_DIR: dataDir, BALCAO_ADMIN_EMAIL: ADMIN.email, BALCAO_ADMIN_PASSWORD: ADMIN.password, BALCAO_PORT_SESSION_HOST: String(await freePort()) };
-    for (const name of Object.keys(DEFAULT_PORTS) as PortName[]) env[portEnvName(name)] = String(ports[name]);
-
     const customers = Array.from({ length: CUSTOMERS }, (_, c) => `55119${String(80000000 + c)}`);
     const msgId = (c: number, i: number) => `KILL${c}x${i}`;
     const body = (c: number, i: number) => `cliente ${c} mensagem ${i}`;
@@ -91,30 +28,8 @@ describe('the whole stack killed mid-burst', () => {
     let acceptedReplies: number[] = [];
     const lateness: number[] = [];
 
-    let e!: Endpoints;
-    let token = '';
     let connectionId = 0;
-    const api = async (method: string, p: string, json?: unknown) => {
-      const res = await fetch(`${e.apiUrl}${p}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) },
-        body: json ? JSON.stringify(json) : undefined,
-      });
-      return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
-    };
-    const sandbox = async (method: string, p: string, json?: unknown) => {
-      const res = await fetch(`${e.sandboxUrl}${p}`, { method, headers: json ? { 'content-type': 'application/json' } : {}, body: json ? JSON.stringify(json) : undefined });
-      return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
-    };
-    const signIn = async () => {
-      const cognito = new CognitoIdentityProviderClient({ region: e.cognito.region, endpoint: e.cognito.endpoint, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-      const auth = await cognito.send(
-        new InitiateAuthCommand({ AuthFlow: 'USER_PASSWORD_AUTH', ClientId: e.cognito.userPoolClientId, AuthParameters: { USERNAME: ADMIN.email, PASSWORD: ADMIN.password } }),
-      );
-      cognito.destroy();
-      token = auth.AuthenticationResult!.AccessToken!;
-      expect((await api('POST', '/auth/login')).status).toBe(200);
-    };
+    const { api, sandbox } = stack;
     const ticketOf = async (c: number): Promise<{ id: number } | undefined> => {
       const r = await api('GET', `/tickets?searchParam=${customers[c]}&showAll=true&status=pending`);
       const open = r.status === 200 ? r.body.tickets.find((t: any) => t.contact?.number === customers[c]) : undefined;
@@ -192,34 +107,21 @@ describe('the whole stack killed mid-burst', () => {
     };
 
     for (let round = 0; round <= KILLS; round++) {
-      const started = await startStack();
-      e = started.e;
-      await signIn();
-      if (!connectionId) {
-        const list = await api('GET', '/whatsapp');
-        connectionId = list.body.find((w: any) => w.status === 'CONNECTED')?.id ?? list.body[0].id;
-      }
+      const started = await stack.start();
+      await stack.signIn();
       // The demo connection comes back by itself after the restart.
-      for (let t = 0; (await api('GET', `/whatsapp/${connectionId}`)).body.status !== 'CONNECTED'; t++) {
-        if (t > 150) throw new Error('the connection did not come back within 30 s');
-        await sleep(200);
-      }
+      connectionId = await stack.connectedDemo(connectionId || undefined);
       await afterRestart(started.readyAt);
       if (round === KILLS) {
         await burst(Infinity, CUSTOMERS, () => {});
         for (let c = 0; c < CUSTOMERS; c++) if (replyState[c] === 'none') await reply(c);
         break;
       }
-      const pid = child!.pid!;
-      let killed = false;
+      let killing: Promise<void> | undefined;
       await burst(45, 7, () => {
-        if (killed) return;
-        killed = true;
-        killGroup(pid);
+        killing ??= stack.kill();
       });
-      if (!killed) killGroup(pid);
-      await new Promise<void>((r) => (child!.exitCode !== null || child!.signalCode !== null ? r() : child!.once('exit', () => r())));
-      await waitPortsFree();
+      await (killing ?? stack.kill());
     }
 
     // Every customer's ten messages, once each and in order, in their ticket; every reply once on the phone.
@@ -245,6 +147,5 @@ describe('the whole stack killed mid-burst', () => {
     // Replies accepted before a kill reached the phone within 15 s of the next start.
     expect(Math.max(...lateness.slice(1))).toBeLessThanOrEqual(15_000);
     process.stderr.write(`[stack-kill] replies delivered ${lateness.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} after each start\n`);
-    if (child?.pid) killGroup(child.pid);
   }, 600_000);
 });

@@ -32,6 +32,9 @@ export const tagListQuerySchema = z.object({
   kanban: boolish().optional(),
 });
 
+/** `GET /tags/kanban?type=`: the board's lanes of one tag type (ticket tags by default). */
+export const kanbanTagsQuerySchema = tagListQuerySchema.pick({ type: true });
+
 /** `POST /tags/sync`: the ticket's (type ticket) or its contact's (type contact) tags become `tags`. */
 export const tagSyncSchema = z.object({
   ticketId: z.coerce.number({ error: MSG.required }).int({ error: MSG.required }).positive({ error: MSG.required }),
