@@ -211,6 +211,55 @@ async function untilWritten<T>(attempt: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What an edit to `memberIds` changes: the members it adds and the ones it removes. */
+const memberChanges = (current: ChatItem, memberIds: number[]) => ({
+  added: memberIds.filter((m) => !current.memberIds.includes(m)),
+  removed: current.memberIds.filter((m) => !memberIds.includes(m)),
+});
+
+/** `current` edited: members kept keep their counts, members added start at 0, `updatedAt` strictly on. */
+const editedChat = (current: ChatItem, change: { memberIds: number[]; title?: string; ownerId?: number }): ChatItem => ({
+  ...current,
+  title: change.title ?? current.title,
+  ownerId: change.ownerId ?? current.ownerId,
+  memberIds: change.memberIds,
+  unreads: Object.fromEntries(change.memberIds.map((m) => [String(m), current.unreads[String(m)] ?? 0])),
+  updatedAt: editedAt(current.updatedAt),
+});
+
+/** The condition an edit or a removal is written under: the chat version read (no message and no edit since). */
+const sameVersion = (current: ChatItem): [string, Record<string, unknown>] => ['lastSeq = :s AND updatedAt = :u', { ':s': current.lastSeq, ':u': current.updatedAt }];
+
+/**
+ * Writes `next` over `current`, the version read, in one transaction with the pointers of the
+ * members added and removed. Over that version, a message sent meanwhile (its counts) is never
+ * overwritten, and a send read before this edit fails its condition on `updatedAt` (it would
+ * count and notify old members); either way the caller's `untilWritten` reads the chat again.
+ */
+async function writeEdit(current: ChatItem, next: ChatItem): Promise<void> {
+  const { companyId, id } = current;
+  const { added, removed } = memberChanges(current, next.memberIds);
+  await transact([
+    tx.put(next, ...sameVersion(current)),
+    ...added.map((m) => tx.put(pointer(companyId, m, id))),
+    ...removed.map((m) => tx.delete(userChatKey(companyId, m, id))),
+  ]);
+}
+
+/** The chat item and every member's pointer, removed in one transaction (`condition` on the chat item). */
+const chatDeletion = (chat: ChatItem, condition: string, values?: Record<string, unknown>): TransactItem[] => [
+  tx.delete(chatKey(chat.companyId, chat.id), condition, values),
+  ...chat.memberIds.map((m) => tx.delete(userChatKey(chat.companyId, m, chat.id))),
+];
+
+/** After a chat item is deleted: its messages and their files. */
+async function removeMessages(chat: ChatItem): Promise<void> {
+  // Consistent: a send committed just before the delete is seen (it could not commit after it).
+  const messages = await queryAll<ChatMessageItem>(chatPartition(chat.companyId, chat.id), chatMessagePrefix(), { ConsistentRead: true });
+  await batchWrite(messages.map((m) => ({ DeleteRequest: { Key: { PK: m.PK, SK: m.SK } } })));
+  for (const m of messages) if (m.media) await deleteObject(m.media.key).catch((err) => log.warn('chat file not removed', { err, key: m.media?.key }));
+}
+
 /** `PUT /chats/{id} {users, title}`: the owner only; members removed lose the chat, members added start at 0 unread. */
 export async function updateChat(identity: Identity, id: number, input: unknown): Promise<ApiChat> {
   const data = parseOrThrow(chatUpdateSchema, input);
@@ -220,25 +269,12 @@ export async function updateChat(identity: Identity, id: number, input: unknown)
     const current = await ownedChat(identity, id);
     const memberIds = data.users ? membersOf(current.ownerId, data.users).memberIds : current.memberIds;
     if (!current.isGroup && memberIds.length !== 2) throw oneToOne();
-    const added = memberIds.filter((m) => !current.memberIds.includes(m));
+    const changes = memberChanges(current, memberIds);
     // Only newcomers must be users of the company (a member since removed from it does not block edits).
-    if (added.length) await companyUsers(companyId, added);
-    removed = current.memberIds.filter((m) => !memberIds.includes(m));
-    const item: ChatItem = {
-      ...current,
-      title: data.title ?? current.title,
-      memberIds,
-      unreads: Object.fromEntries(memberIds.map((m) => [String(m), current.unreads[String(m)] ?? 0])),
-      updatedAt: editedAt(current.updatedAt),
-    };
-    // Over the version read: a message sent meanwhile (its counts) is never overwritten, and a send
-    // read before this edit fails its condition on `updatedAt` (it would count and notify old members).
-    const items: TransactItem[] = [
-      tx.put(item, 'lastSeq = :s AND updatedAt = :u', { ':s': current.lastSeq, ':u': current.updatedAt }),
-      ...added.map((m) => tx.put(pointer(companyId, m, id))),
-      ...removed.map((m) => tx.delete(userChatKey(companyId, m, id))),
-    ];
-    await transact(items);
+    if (changes.added.length) await companyUsers(companyId, changes.added);
+    removed = changes.removed;
+    const item = editedChat(current, { memberIds, title: data.title });
+    await writeEdit(current, item);
     return item;
   });
   const api = await toApiChat(next);
@@ -251,12 +287,61 @@ export async function deleteChat(identity: Identity, id: number): Promise<void> 
   const chat = await ownedChat(identity, id);
   const { companyId } = identity;
   // The chat item first: a send racing this one fails its condition on the chat.
-  await transact([tx.delete(chatKey(companyId, id), 'attribute_exists(PK)'), ...chat.memberIds.map((m) => tx.delete(userChatKey(companyId, m, id)))], () => notFound());
+  await transact(chatDeletion(chat, 'attribute_exists(PK)'), () => notFound());
   await publish(chatEvent(companyId, { action: 'delete', chatId: id }, chat.memberIds));
-  // Consistent: a send committed just before the delete is seen (it could not commit after it).
-  const messages = await queryAll<ChatMessageItem>(chatPartition(companyId, id), chatMessagePrefix(), { ConsistentRead: true });
-  await batchWrite(messages.map((m) => ({ DeleteRequest: { Key: { PK: m.PK, SK: m.SK } } })));
-  for (const m of messages) if (m.media) await deleteObject(m.media.key).catch((err) => log.warn('chat file not removed', { err, key: m.media?.key }));
+  await removeMessages(chat);
+}
+
+/**
+ * A deleted user leaves every chat they belong to (read through their pointers, one Query). Each
+ * chat is an edit over the version read (`writeEdit`, retried by `untilWritten`), so a send racing
+ * the removal neither counts them nor reaches them: their pointer and count go; a group they owned
+ * passes to the remaining member with the lowest id (members are kept in the order an edit names
+ * them, not the order they joined) and keeps the owner first; a chat left with fewer than two
+ * members is deleted as `DELETE /chats/{id}` deletes it (pointers, messages, files). The remaining
+ * members hear `update` or `delete`. Every chat is tried; the first failure is raised at the end.
+ */
+export async function removeUserFromChats(companyId: number, userId: number): Promise<void> {
+  // Consistent: a chat the user was added to just before is not missed.
+  const pointers = await queryAll<UserChatItem>(userChatsPartition(companyId, userId), userChatPrefix(), { ConsistentRead: true });
+  let failure: unknown;
+  for (const p of pointers) {
+    try {
+      await leaveChat(companyId, userId, p.chatId);
+    } catch (err) {
+      log.error('chat not left by a deleted user', { err, companyId, userId, chatId: p.chatId });
+      failure ??= err;
+    }
+  }
+  if (failure) throw failure;
+}
+
+async function leaveChat(companyId: number, userId: number, id: number): Promise<void> {
+  const outcome = await untilWritten(async (): Promise<{ edited: ChatItem } | { deleted: ChatItem; remaining: number[] } | undefined> => {
+    const current = await readChat(companyId, id);
+    if (!current || !current.memberIds.includes(userId)) {
+      // A pointer left behind (the chat deleted, or the user removed from it, meanwhile).
+      await transact([tx.delete(userChatKey(companyId, userId, id))]);
+      return undefined;
+    }
+    const remaining = current.memberIds.filter((m) => m !== userId);
+    if (remaining.length < 2) {
+      // Over the version read too: an edit that just added members is not wiped out.
+      await transact(chatDeletion(current, ...sameVersion(current)));
+      return { deleted: current, remaining };
+    }
+    const ownerId = remaining.includes(current.ownerId) ? current.ownerId : Math.min(...remaining);
+    const edited = editedChat(current, { ownerId, memberIds: [ownerId, ...remaining.filter((m) => m !== ownerId)] });
+    await writeEdit(current, edited);
+    return { edited };
+  });
+  if (!outcome) return;
+  if ('edited' in outcome) {
+    await publish(chatEvent(companyId, { action: 'update', chat: await toApiChat(outcome.edited) }, outcome.edited.memberIds));
+    return;
+  }
+  if (outcome.remaining.length) await publish(chatEvent(companyId, { action: 'delete', chatId: id }, outcome.remaining));
+  await removeMessages(outcome.deleted);
 }
 
 /** `GET /chats/{id}/messages ?pageNumber`: page 1 is the newest messages, each page oldest first. */

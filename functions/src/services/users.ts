@@ -19,6 +19,7 @@ import type { UploadedFile } from '../core/http.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import { listQueueItems } from './queues.js';
 import { forgetTicketRef } from './ref-cache.js';
+import { removeUserFromChats } from './chats.js';
 import { type CompanyItem, type PlanItem, type QueueItem, type UserItem } from '../table/items.js';
 import { nowIso, nowMs } from '../core/ports.js';
 
@@ -249,7 +250,11 @@ export async function deleteUser(identity: Identity, companyId: number, id: numb
   await publish({ companyId, event: companyEvent(companyId, 'user'), data: { action: 'delete', userId: id }, audience: [{ kind: 'company' }] });
 }
 
-/** Removes a user everywhere: table records, usage, Cognito and the photo. */
+/**
+ * Removes a user everywhere: table records, usage, Cognito, the photo, then their internal chats
+ * (decision 57: they leave each one; a group they owned passes on, a chat left with one member is
+ * deleted). The chats come after the user item is gone, so the user can no longer be added to one.
+ */
 export async function removeUserRecords(user: UserItem): Promise<void> {
   await transact(
     [
@@ -262,6 +267,7 @@ export async function removeUserRecords(user: UserItem): Promise<void> {
   );
   await identityProvider.deleteUser(user.email);
   if (user.photoKey) await deleteObject(user.photoKey).catch(() => undefined);
+  await removeUserFromChats(user.companyId, user.id);
 }
 
 /**

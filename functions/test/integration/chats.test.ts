@@ -106,6 +106,27 @@ describe('chats routes', () => {
     caioWs.close();
   });
 
+  it('a deleted user leaves their chats: a group they owned passes on, their one-to-one chat is deleted', async () => {
+    const { ana, bia, caio } = await team();
+    const group = await chat(caio.api, { title: 'Do Caio', users: [bia.id, ana.id] });
+    const pair = await chat(caio.api, { title: 'Caio e Bia', users: [bia.id] });
+    await caio.api.post(`/chats/${pair.id}/messages`, { message: 'oi' });
+    expect((await ana.api.del(`/users/${caio.id}`)).status).toBe(204);
+
+    // The group passes to the remaining member with the lowest id, who edits and deletes it.
+    const owner = ana.id < bia.id ? ana : bia;
+    const listed = (await bia.api.get('/chats')).body;
+    expect(listed.records.map((c: Chat) => c.id)).toEqual([group.id]);
+    expect(listed.records[0]).toMatchObject({ ownerId: owner.id });
+    expect(listed.records[0].users.map((u: Chat['users'][number]) => u.userId)).not.toContain(caio.id);
+    const edited = await owner.api.put(`/chats/${group.id}`, { title: 'Nosso' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect((await owner.api.del(`/chats/${group.id}`)).status).toBe(204);
+    // The one-to-one chat is gone for Bia.
+    expect((await bia.api.get(`/chats/${pair.id}/messages`)).status).toBe(404);
+    expect((await bia.api.get('/chats')).body).toMatchObject({ records: [], count: 0 });
+  });
+
   it('another company, and a plan without useInternalChat, reach nothing', async () => {
     const { t, ana, bia } = await team();
     const pair = await chat(ana.api, { title: 'Par', users: [bia.id] });

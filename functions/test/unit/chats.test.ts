@@ -233,6 +233,85 @@ describe('internal chat', () => {
     expect([...w.ports.objects.keys()].filter((k) => k.startsWith(`c/${w.companyId}/chats/${pair.id}/`))).toEqual([]);
   });
 
+  it('a deleted user leaves their chats: a group they owned passes on, a pair goes, the others keep their counts', async () => {
+    const { w, ana, bia, caio } = await team();
+    const dani = await memoryAgent(w, 'Dani');
+    // Named Caio before Bia: the group passes to the lowest id (Bia), not to the first named.
+    const owned = await run(w, () => s.createChat(ana, { title: 'Da Ana', users: [caio.userId, bia.userId, dani.userId] }));
+    const pair = await run(w, () => s.createChat(ana, { title: 'Par', users: [bia.userId] }));
+    const biaGroup = await run(w, () => s.createChat(bia, { title: 'Da Bia', users: [ana.userId, caio.userId] }));
+    const png = { field: 'medias', fileName: 'foto.png', mimeType: 'image/png', data: PNG };
+    await run(w, () => s.sendChatMessage(ana, pair.id, { body: 'oi' }, [png]));
+    await run(w, () => s.sendChatMessage(ana, owned.id, { message: 'um' }, []));
+    await run(w, () => s.sendChatMessage(caio, owned.id, { message: 'dois' }, []));
+    await run(w, () => s.sendChatMessage(ana, biaGroup.id, { message: 'três' }, []));
+    const before = unreadsOf((await run(w, () => s.listChats(bia, {}))).records.find((c) => c.id === owned.id)!);
+    w.ports.forgetRecords();
+
+    await run(w, () => s.removeUserFromChats(w.companyId, ana.userId));
+
+    // Her pointers are gone and no chat names her.
+    expect(w.ports.table.all().filter((i) => String(i.PK).includes(`#CHATS#${String(ana.userId).padStart(10, '0')}`))).toEqual([]);
+    expect(w.ports.table.all().filter((i) => i.entity === 'chat' && (i.memberIds as number[]).includes(ana.userId))).toEqual([]);
+    // The group she owned: Bia owns it now (first), the others' counts unchanged.
+    const moved = (await run(w, () => s.listChats(bia, {}))).records.find((c) => c.id === owned.id)!;
+    expect(moved.ownerId).toBe(bia.userId);
+    expect(moved.users.map((u) => u.userId)).toEqual([bia.userId, caio.userId, dani.userId]);
+    const { [ana.userId]: _gone, ...others } = before;
+    expect(unreadsOf(moved)).toEqual(others);
+    // Bia's group keeps its owner.
+    expect((await run(w, () => s.listChats(caio, {}))).records.find((c) => c.id === biaGroup.id)).toMatchObject({ ownerId: bia.userId });
+    // The pair is deleted as DELETE /chats/{id} deletes it: the chat, its messages, pointers and files.
+    const pad = String(pair.id).padStart(10, '0');
+    expect(w.ports.table.all().filter((i) => String(i.PK).endsWith(`#CHAT#${pad}`) || String(i.SK) === `CH#${pad}`)).toEqual([]);
+    expect([...w.ports.objects.keys()].filter((k) => k.startsWith(`c/${w.companyId}/chats/${pair.id}/`))).toEqual([]);
+    expect((await run(w, () => s.listChats(bia, {}))).records.map((c) => c.id).sort()).toEqual([owned.id, biaGroup.id].sort());
+    // Events: only to the members who remain.
+    const events = w.ports.published.filter((p) => p.event === `company-${w.companyId}-chat`);
+    expect(events.map((e) => [(e.data as { action: string }).action, e.audience])).toEqual(
+      expect.arrayContaining([
+        ['update', [bia.userId, caio.userId, dani.userId].map((userId) => ({ kind: 'user', userId }))],
+        ['delete', [{ kind: 'user', userId: bia.userId }]],
+      ]),
+    );
+    expect(events.flatMap((e) => e.audience)).not.toContainEqual({ kind: 'user', userId: ana.userId });
+
+    // Bia, the new owner, edits and deletes the group.
+    expect((await run(w, () => s.updateChat(bia, owned.id, { title: 'Da Bia agora', users: [caio.userId] }))).title).toBe('Da Bia agora');
+    await run(w, () => s.deleteChat(bia, owned.id));
+    // Running it again finds nothing left to do.
+    await run(w, () => s.removeUserFromChats(w.companyId, ana.userId));
+  });
+
+  it('a send racing the removal of a deleted user neither counts nor tells them; later sends neither', async () => {
+    const { w, ana, bia, caio } = await team();
+    const group = await run(w, () => s.createChat(ana, { title: 'Equipe', users: [bia.userId, caio.userId] }));
+    const table = w.ports.table;
+    const send = table.send;
+    let removed = false;
+    // The removal lands between the send's read of the chat and its transaction, in the same millisecond.
+    table.send = (async (command: { constructor: { name: string } }) => {
+      if (!removed && command.constructor.name === 'TransactWriteCommand' && JSON.stringify(command).includes('lastSeq = :prev')) {
+        removed = true;
+        await s.removeUserFromChats(w.companyId, ana.userId);
+      }
+      return send(command as never);
+    }) as typeof send;
+    w.ports.forgetRecords();
+    await run(w, () => s.sendChatMessage(bia, group.id, { message: 'durante' }, []));
+    table.send = send;
+    expect(removed).toBe(true);
+    await run(w, () => s.sendChatMessage(caio, group.id, { message: 'depois' }, []));
+    const told = w.ports.published.filter((p) => (p.data as { action?: string }).action === 'new-message');
+    expect(told).toHaveLength(2);
+    for (const p of told) expect(p.audience).not.toContainEqual({ kind: 'user', userId: ana.userId });
+    const stored = table.all().find((i) => i.entity === 'chat' && i.id === group.id) as { ownerId: number; memberIds: number[]; unreads: Record<string, number> };
+    expect(stored).toMatchObject({ ownerId: bia.userId, memberIds: [bia.userId, caio.userId] });
+    expect(stored.unreads).toEqual({ [bia.userId]: 1, [caio.userId]: 0 });
+    expect(await refusal(run(w, () => s.sendChatMessage(ana, group.id, { message: 'x' }, [])))).toMatchObject({ status: 404 });
+    expect((await run(w, () => s.listChats(ana, {}))).records).toEqual([]);
+  });
+
   it('every route is behind the plan flag useInternalChat', async () => {
     const { ana } = await team();
     const chatRoutes = routes.filter((r) => r.path.startsWith('/chats'));
