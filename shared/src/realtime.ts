@@ -92,7 +92,11 @@ export const ANNOUNCEMENT_EVENT = 'company-announcement';
  * An announcement changed. Active ones reach everyone; an inactive one reaches super users as it is
  * and everyone else as a `delete` (they may not read inactive announcements).
  */
-export type AnnouncementEventData = { action: 'create' | 'update'; record: ApiAnnouncement } | { action: 'delete'; id: number };
+/**
+ * `delete` also tells a user who may not read inactive announcements that one was turned off; its
+ * `updatedAt` (absent for a real delete) lets a late event of an older state be told apart.
+ */
+export type AnnouncementEventData = { action: 'create' | 'update'; record: ApiAnnouncement } | { action: 'delete'; id: number; updatedAt?: string };
 
 /** Rooms a connection may join. Tickets rooms are per status; the chat box is per ticket. */
 export const room = {

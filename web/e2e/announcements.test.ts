@@ -42,10 +42,10 @@ describe('announcements', () => {
     // The agent sees the active announcement already published, but no menu item for the page.
     await watcher.getByTestId('announcements-button').click();
     await popoverItem(watcher, lowTitle).waitFor();
-    expect(await watcher.getByRole('link', { name: 'Informativos' }).count()).toBe(0);
+    expect(await watcher.locator('nav.drawer').getByRole('link', { name: 'Informativos' }).count()).toBe(0);
 
     const page = await watchedPage(browser, web(), { email: sup.email, password: sup.password });
-    await page.getByRole('link', { name: 'Informativos' }).click();
+    await page.locator('nav.drawer').getByRole('link', { name: 'Informativos' }).click();
     await page.waitForURL((u) => u.pathname === '/announcements');
     await page.getByPlaceholder('Pesquisar...').fill(word);
     await page.locator('tbody tr', { hasText: lowTitle }).waitFor();
@@ -128,7 +128,7 @@ describe('announcements', () => {
 
   it('sends anyone but the super user home with the spec toast', { timeout: 120_000 }, async () => {
     const page = await watchedPage(browser, web(), admin);
-    expect(await page.getByRole('link', { name: 'Informativos' }).count()).toBe(0);
+    expect(await page.locator('nav.drawer').getByRole('link', { name: 'Informativos' }).count()).toBe(0);
     await page.goto(`${web()}/announcements`);
     await toastText(page, NO_PERMISSION).waitFor();
     await page.waitForURL((u) => u.pathname === '/');

@@ -63,7 +63,7 @@ async function announce(data: AnnouncementEventData, inactive = false) {
     audience: [supers === undefined ? { kind: 'platform' } : { kind: 'platform', supers }],
   });
   if (data.action === 'delete' || !inactive) return publish(message(data));
-  await publish([message(data, true), message({ action: 'delete', id: data.record.id }, false)]);
+  await publish([message(data, true), message({ action: 'delete', id: data.record.id, updatedAt: data.record.updatedAt }, false)]);
 }
 
 const publishChange = async (action: 'create' | 'update', a: AnnouncementItem) => announce({ action, record: await toApiAnnouncement(a) }, !a.status);

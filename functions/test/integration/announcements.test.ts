@@ -64,7 +64,7 @@ describe('announcements routes', () => {
     const draft = (await sup.post('/announcements', { title: `${word} rascunho`, text: 'Ainda não', priority: 1, status: false })).body;
     expect(draft).toMatchObject({ status: false });
     expect((await wsSuper.waitFor(ANNOUNCEMENT_EVENT, (d) => d.record?.id === draft.id, 20_000, markSuper)).data).toMatchObject({ action: 'create', record: { status: false } });
-    expect((await wsAgent.waitFor(ANNOUNCEMENT_EVENT, (d) => d.id === draft.id, 20_000, markAgent2)).data).toEqual({ action: 'delete', id: draft.id });
+    expect((await wsAgent.waitFor(ANNOUNCEMENT_EVENT, (d) => d.id === draft.id, 20_000, markAgent2)).data).toEqual({ action: 'delete', id: draft.id, updatedAt: draft.updatedAt });
     expect(wsAgent.frames.some((f) => f.event === ANNOUNCEMENT_EVENT && f.data.record?.id === draft.id)).toBe(false);
 
     // Everyone reads the active ones, in priority order; the super user also the inactive one.

@@ -123,10 +123,11 @@ describe('announcements', () => {
     expect(w.ports.published).toEqual([expect.objectContaining({ companyId: null, event: ANNOUNCEMENT_EVENT, audience: [{ kind: 'platform' }], data: { action: 'create', record: expect.objectContaining({ id: a.id, title: 'Aviso' }) } })]);
 
     w.ports.forgetRecords();
-    await run(w, () => s.updateAnnouncement(sup, a.id, { status: false }));
+    const off = await run(w, () => s.updateAnnouncement(sup, a.id, { status: false }));
     expect(w.ports.published).toEqual([
       expect.objectContaining({ companyId: null, event: ANNOUNCEMENT_EVENT, audience: [{ kind: 'platform', supers: true }], data: { action: 'update', record: expect.objectContaining({ id: a.id, status: false }) } }),
-      expect.objectContaining({ companyId: null, event: ANNOUNCEMENT_EVENT, audience: [{ kind: 'platform', supers: false }], data: { action: 'delete', id: a.id } }),
+      // With the time it was turned off: a late event of the older, active state is told apart.
+      expect.objectContaining({ companyId: null, event: ANNOUNCEMENT_EVENT, audience: [{ kind: 'platform', supers: false }], data: { action: 'delete', id: a.id, updatedAt: off.updatedAt } }),
     ]);
 
     w.ports.forgetRecords();

@@ -30,11 +30,15 @@ export function AnnouncementsPopover() {
   const loadedAt = useRef(0);
   const box = useRef<HTMLDivElement>(null);
 
+  // What left the list, and as of when (a turned-off one: its time; a deleted one: for good).
+  const gone = useRef(new Map<number, string>());
   const put = useCallback((a: ApiAnnouncement) => {
     setItems((list) => {
       const known = list.find((x) => x.id === a.id);
-      // A late event must not put back what a newer one replaced.
+      // A late event must not put back what a newer one replaced or removed.
       if (known && known.updatedAt > a.updatedAt) return list;
+      const removedAt = gone.current.get(a.id);
+      if (removedAt !== undefined && removedAt >= a.updatedAt) return list;
       const others = list.filter((x) => x.id !== a.id);
       return a.status ? [...others, a].sort(compareAnnouncements) : others;
     });
@@ -64,8 +68,10 @@ export function AnnouncementsPopover() {
   useEffect(() => {
     if (!user) return;
     const off = realtime.on(ANNOUNCEMENT_EVENT, (data) => {
-      if (data.action === 'delete') setItems((list) => list.filter((x) => x.id !== data.id));
-      else put(data.record);
+      if (data.action === 'delete') {
+        gone.current.set(data.id, data.updatedAt ?? '\uffff');
+        setItems((list) => list.filter((x) => x.id !== data.id));
+      } else put(data.record);
     });
     const offR = realtime.onReconnect(() => setReloadKey((k) => k + 1));
     return () => {
