@@ -73,3 +73,21 @@ export async function memoryAgent(w: World, name: string, opts: { profile?: impo
     };
   });
 }
+
+/** Runs `fn` inside the world's ports (the services reach them through `ports()`). */
+export const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
+
+/** What a refused call threw, as a test compares it (undefined when it did not throw). */
+export const refusal = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: { status?: number; code?: string; fields?: unknown }) => ({ status: e.status, code: e.code, fields: e.fields }),
+  );
+
+/** Files by their first bytes (what the upload checks sniff), padded to a plausible size. */
+export const SAMPLE_FILES = {
+  png: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 1)]),
+  jpeg: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 2)]),
+  gif: Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(200, 3)]),
+  pdf: Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300, 0x20)]),
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ANNOUNCEMENT_EVENT, ANNOUNCEMENTS_PAGE, FILE_CONTENT_MISMATCH, FILE_TYPE_NOT_ALLOWED } from '@balcao/shared';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { memoryAgent, memoryWorld, run, refusal, SAMPLE_FILES } from '../fakes/world.js';
 
 /**
  * Announcements (issue 21 §3; spec 002 §5, §7, §9; decision 58) on in-memory ports: the dialog's
@@ -13,13 +13,11 @@ const { authorizeRoute } = await import('../../src/core/identity.js');
 const { routes } = await import('../../src/routes.js');
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: { status?: number; code?: string; fields?: unknown }) => ({ status: e.status, code: e.code, fields: e.fields }));
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 1)]);
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 2)]);
-const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.alloc(200, 3)]);
-const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300, 0x20)]);
+const PNG = SAMPLE_FILES.png;
+const JPEG = SAMPLE_FILES.jpeg;
+const GIF = SAMPLE_FILES.gif;
+const PDF = SAMPLE_FILES.pdf;
 const file = (fileName: string, mimeType: string, data: Buffer) => ({ field: 'file', fileName, mimeType, data });
 const stored = (w: World) => [...w.ports.objects.keys()].filter((k) => k.startsWith('p/announcements/'));
 

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AI_TRANSFER_PHRASE, inboundEventSchema } from '@balcao/shared';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { memoryAgent, memoryWorld, run, refusal } from '../fakes/world.js';
 
 // The receivers these tests start listen on loopback, which outside calls refuse otherwise.
 process.env.OUTSIDE_ALLOW_PRIVATE = '1';
@@ -32,8 +32,6 @@ type World = Awaited<ReturnType<typeof memoryWorld>>;
 let seq = 0;
 let colours = 0;
 const CUSTOMER = { number: '5511977665544', name: 'Rita Souza' };
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: { status?: number; code?: string; fields?: unknown }) => ({ status: e.status, code: e.code, fields: e.fields }));
 
 function say(w: World, body: string) {
   const e = inboundEventSchema.parse({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inboundEventSchema } from '@balcao/shared';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { memoryAgent, memoryWorld, run } from '../fakes/world.js';
 
 /**
  * The queue bot (issue 18 §2, server-behaviour §4-§5) on in-memory ports, at a fixed clock
@@ -44,7 +44,6 @@ const phone = (w: World) => w.ports.sentCommands.filter((c) => c.type === 'send'
 const lastSent = (w: World) => phone(w).at(-1);
 const ticket = (w: World) => w.ports.table.all().find((i) => i.entity === 'ticket') as Record<string, any>;
 const contact = (w: World) => w.ports.table.all().find((i) => i.entity === 'contact' && !i.isGroup) as Record<string, any>;
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
 
 type Command = { constructor: { name: string }; input: { TransactItems?: { Put?: { Item?: Record<string, any> } }[] } };
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CAMPAIGN_SETTINGS_DEFAULTS, campaignSettingsFrom } from '@balcao/shared';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { memoryAgent, memoryWorld, run, refusal } from '../fakes/world.js';
 
 /**
  * Campaign settings (issue 20 §3; spec 002 §3, §5, §7, §9) on in-memory ports: the defaults, the
@@ -11,10 +11,6 @@ const s = await import('../../src/services/campaign-settings.js');
 const { createCompany } = await import('../../src/services/companies.js');
 const { authorizeRoute } = await import('../../src/core/identity.js');
 const { routes } = await import('../../src/routes.js');
-
-type World = Awaited<ReturnType<typeof memoryWorld>>;
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: { status?: number; code?: string; fields?: unknown }) => ({ status: e.status, code: e.code, fields: e.fields }));
 
 describe('campaign settings', () => {
   it('answers the defaults (20, 20, 60, no variables) as the spec’s key/value list before any save', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { memoryAgent, memoryWorld, run, refusal } from '../fakes/world.js';
 import { fakePhone } from '../fakes/phone.js';
 
 /**
@@ -18,8 +18,6 @@ const { campaignKey, connectionKey, shipmentsPartition, laneKey, contactKey, key
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
 type Identity = Awaited<ReturnType<typeof memoryAgent>>;
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: { status?: number; code?: string; fields?: unknown }) => ({ status: e.status, code: e.code, fields: e.fields }));
 
 /** The fake phones answering number checks, stopped after each test. */
 const phones: { stop: () => void }[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { memoryAgent, memoryWorld, refusal, run, SAMPLE_FILES } from '../fakes/world.js';
 
 /**
  * Internal chat (issue 21 §2; spec 002 §3-§7; decision 57) on in-memory ports: the dialog's rules,
@@ -11,15 +11,7 @@ const s = await import('../../src/services/chats.js');
 const { authorizeRoute } = await import('../../src/core/identity.js');
 const { routes } = await import('../../src/routes.js');
 
-type World = Awaited<ReturnType<typeof memoryWorld>>;
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
-const refusal = (p: Promise<unknown>) =>
-  p.then(
-    () => undefined,
-    (e: { status?: number; code?: string; fields?: unknown }) => ({ status: e.status, code: e.code, fields: e.fields }),
-  );
-
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 1)]);
+const PNG = SAMPLE_FILES.png;
 
 async function team() {
   const w = await memoryWorld();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { memoryAgent, memoryWorld, run, refusal } from '../fakes/world.js';
 import { fakePhone } from '../fakes/phone.js';
 
 /**
@@ -15,8 +15,6 @@ const { getItem, putItem, updateItem } = await import('../../src/core/db.js');
 const { connectionKey, contactListKey } = await import('../../src/table/keys.js');
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: { status?: number; code?: string; fields?: unknown }) => ({ status: e.status, code: e.code, fields: e.fields }));
 const file = (data: Buffer, fileName = 'lista.xlsx') => [{ field: 'file', fileName, mimeType: 'application/octet-stream', data }];
 
 async function setup(connected = true) {

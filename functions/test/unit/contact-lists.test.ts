@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { memoryAgent, memoryWorld, run, refusal } from '../fakes/world.js';
 
 /**
  * Contact lists and their items (issue 20 §2) on in-memory ports: validations, name order and
@@ -9,10 +9,6 @@ import { memoryAgent, memoryWorld } from '../fakes/world.js';
 const s = await import('../../src/services/campaign-contact-lists.js');
 const { authorizeRoute } = await import('../../src/core/identity.js');
 const { routes } = await import('../../src/routes.js');
-
-type World = Awaited<ReturnType<typeof memoryWorld>>;
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: { status?: number; code?: string; fields?: unknown }) => ({ status: e.status, code: e.code, fields: e.fields }));
 
 describe('contact lists', () => {
   it('lists by name with pages and search; the name is 2-50 characters', async () => {

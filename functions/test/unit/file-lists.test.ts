@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { memoryAgent, memoryWorld, run, refusal, SAMPLE_FILES } from '../fakes/world.js';
 
 /**
  * File lists (issue 20 §3; spec 002 §5, §7) on in-memory ports: the name and message rules, name
@@ -13,11 +13,9 @@ const { authorizeRoute } = await import('../../src/core/identity.js');
 const { routes } = await import('../../src/routes.js');
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
-const refusal = (p: Promise<unknown>) => p.then(() => undefined, (e: { status?: number; code?: string; fields?: unknown }) => ({ status: e.status, code: e.code, fields: e.fields }));
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 1)]);
-const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300, 0x20)]);
+const PNG = SAMPLE_FILES.png;
+const PDF = SAMPLE_FILES.pdf;
 const file = (fileName: string, mimeType: string, data: Buffer, field = 'files') => ({ field, fileName, mimeType, data });
 const stored = (w: World) => [...w.ports.objects.keys()].filter((k) => k.includes('/file-lists/'));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AppError, MSG, QUEUE_OPTION_DEPTH_MAX, QUEUE_OPTION_WIDTH_MAX } from '@balcao/shared';
-import { memoryWorld } from '../fakes/world.js';
+import { memoryWorld, run } from '../fakes/world.js';
 
 /**
  * Issue 18 §1 and §3 on in-memory ports: the queue options routes' rules (siblings' numbers, the
@@ -13,7 +13,6 @@ const { updateCompanySchedules, companyDetails } = await import('../../src/servi
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
 let colours = 0;
-const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
 const queue = (w: World, name: string, extra: Record<string, unknown> = {}) =>
   run(w, () => createQueue(w.companyId, { name, color: `#10${String(++colours).padStart(4, '0')}`, greetingMessage: 'Olá', ...extra }));
 const add = (w: World, queueId: number, fields: Record<string, unknown>) => run(w, () => createQueueOption(w.companyId, { queueId, title: `Opção ${fields.option}`, ...fields }));
