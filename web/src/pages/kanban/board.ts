@@ -69,9 +69,9 @@ export function appendPage(lanes: Lane[], board: ApiKanbanBoard): Lane[] {
  * lane with more pages takes it only where its loaded part reaches (the rest comes with the next
  * page), unless `always` (the user's own drop).
  */
-export function placeCard(lanes: Lane[], t: Card, type: BoardType, opts: { always?: boolean; queueIds?: number[]; viewer?: Viewer } = {}): Lane[] {
+export function placeCard(lanes: Lane[], t: Card, type: BoardType, opts: { always?: boolean; viewer?: Viewer } = {}): Lane[] {
   const visible = !opts.viewer || !!opts.viewer.super || canSeeTicket(viewerFacts(opts.viewer), t);
-  const stays = visible && t.status !== 'closed' && !(opts.queueIds?.length && t.queueId !== null && !opts.queueIds.includes(t.queueId));
+  const stays = visible && t.status !== 'closed';
   const target = stays ? laneOf(t, lanes.map((l) => l.id), type) : undefined;
   return lanes.map((lane) => {
     const without = lane.cards.filter((c) => c.id !== t.id);
