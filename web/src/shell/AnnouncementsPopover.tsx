@@ -6,8 +6,8 @@ import { realtime } from '../api/realtime';
 import { useAuth } from '../auth/AuthContext';
 import { PriorityBadge } from '../pages/announcements/priority';
 import { useDates } from '../ui/dates';
-import { useDismiss } from '../ui/hooks';
 import { Icon } from '../ui/icons';
+import { TopBarPopover } from './TopBarPopover';
 import './AnnouncementsPopover.css';
 
 /** Pages of 20 read at most: far beyond what the platform keeps active at once. */
@@ -28,7 +28,6 @@ export function AnnouncementsPopover() {
   const [open, setOpen] = useState(false);
   const [reloadKey, setReloadKey] = useState(0);
   const loadedAt = useRef(0);
-  const box = useRef<HTMLDivElement>(null);
 
   // What left the list, and as of when (a turned-off one: its time; a deleted one: for good).
   const gone = useRef(new Map<number, string>());
@@ -80,44 +79,35 @@ export function AnnouncementsPopover() {
     };
   }, [user, put]);
 
-  useDismiss(box, open, () => setOpen(false));
-
   if (!user) return null;
-  const toggle = () => {
-    if (!open && Date.now() - loadedAt.current > STALE_MS) setReloadKey((k) => k + 1);
-    setOpen((o) => !o);
-  };
+  const refreshIfStale = () => Date.now() - loadedAt.current > STALE_MS && setReloadKey((k) => k + 1);
 
   return (
-    <div className="ann-pop" ref={box}>
-      <button type="button" className="icon-btn" aria-label={t('announcements.popoverTitle')} aria-expanded={open} data-testid="announcements-button" onClick={toggle}>
-        <Icon name="announcement" />
-        {items.length > 0 && (
-          <span className="ann-pop-count" data-testid="announcements-count">
-            {items.length > 99 ? '99+' : items.length}
-          </span>
-        )}
-      </button>
-      {open && (
-        <div className="ann-pop-panel" role="dialog" aria-label={t('announcements.popoverTitle')} data-testid="announcements-popover">
-          <div className="ann-pop-head">{t('announcements.popoverTitle')}</div>
-          {items.length === 0 && <div className="ann-pop-empty">{t('announcements.popoverEmpty')}</div>}
-          <ul>
-            {items.map((a) => (
-              <li key={a.id} className="ann-pop-item" data-priority={a.priority} data-testid={`announcement-${a.id}`}>
-                <div className="ann-pop-line">
-                  <strong className="ann-pop-title">{a.title}</strong>
-                  <PriorityBadge priority={a.priority} />
-                </div>
-                <span className="ann-pop-date">{dates.day(a.createdAt)}</span>
-                {a.mediaUrl && <img className="ann-pop-image" src={a.mediaUrl} alt={t('announcements.image', { title: a.title })} loading="lazy" />}
-                {/* Plain text: React escapes it, and line breaks are kept by the style. */}
-                <p className="ann-pop-text">{a.text}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-    </div>
+    <TopBarPopover
+      title={t('announcements.popoverTitle')}
+      icon={<Icon name="announcement" />}
+      count={items.length}
+      emptyText={items.length === 0 ? t('announcements.popoverEmpty') : null}
+      open={open}
+      setOpen={setOpen}
+      onOpen={refreshIfStale}
+      classes="ann-pop"
+      testIds={{ button: 'announcements-button', count: 'announcements-count', panel: 'announcements-popover' }}
+    >
+      <ul>
+        {items.map((a) => (
+          <li key={a.id} className="ann-pop-item" data-priority={a.priority} data-testid={`announcement-${a.id}`}>
+            <div className="ann-pop-line">
+              <strong className="ann-pop-title">{a.title}</strong>
+              <PriorityBadge priority={a.priority} />
+            </div>
+            <span className="ann-pop-date">{dates.day(a.createdAt)}</span>
+            {a.mediaUrl && <img className="ann-pop-image" src={a.mediaUrl} alt={t('announcements.image', { title: a.title })} loading="lazy" />}
+            {/* Plain text: React escapes it, and line breaks are kept by the style. */}
+            <p className="ann-pop-text">{a.text}</p>
+          </li>
+        ))}
+      </ul>
+    </TopBarPopover>
   );
 }

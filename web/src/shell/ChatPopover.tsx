@@ -1,13 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../auth/AuthContext';
 import { unreadOf } from '../api/chats';
 import { Avatar } from '../ui/Avatar';
 import { useDates } from '../ui/dates';
-import { useDismiss } from '../ui/hooks';
 import { Icon } from '../ui/icons';
 import { startChats, stopChats, useChats, useUnreadChats } from '../pages/chats/store';
+import { TopBarPopover } from './TopBarPopover';
 import './Notifications.css';
 import './ChatPopover.css';
 
@@ -26,8 +26,6 @@ export function ChatPopover() {
   const { chats } = useChats();
   const unread = useUnreadChats(user?.id);
   const [open, setOpen] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
-  useDismiss(box, open, () => setOpen(false));
 
   useEffect(() => {
     if (!user) return;
@@ -39,61 +37,56 @@ export function ChatPopover() {
   const shown = [...chats].sort((a, b) => Number(unreadOf(b, user.id) > 0) - Number(unreadOf(a, user.id) > 0)).slice(0, POPOVER_CHATS);
 
   return (
-    <div className="notif" ref={box}>
-      <button type="button" className="icon-btn" aria-label={t('chats.popoverTitle')} aria-expanded={open} data-testid="chat-popover-button" onClick={() => setOpen((o) => !o)}>
-        <Icon name="chat" />
-        {unread > 0 && (
-          <span className="notif-count" data-testid="chat-popover-count">
-            {unread > 99 ? '99+' : unread}
-          </span>
-        )}
+    <TopBarPopover
+      title={t('chats.popoverTitle')}
+      icon={<Icon name="chat" />}
+      count={unread}
+      emptyText={shown.length === 0 ? t('chats.noChats') : null}
+      open={open}
+      setOpen={setOpen}
+      classes="notif"
+      testIds={{ button: 'chat-popover-button', count: 'chat-popover-count', panel: 'chat-popover' }}
+    >
+      <ul>
+        {shown.map((c) => {
+          const count = unreadOf(c, user.id);
+          return (
+            <li key={c.id}>
+              <button
+                type="button"
+                className="notif-item"
+                data-testid={`chat-popover-${c.id}`}
+                onClick={() => {
+                  setOpen(false);
+                  navigate(`/chats/${c.uuid}`);
+                }}
+              >
+                <Avatar name={c.title} />
+                <span className="notif-text">
+                  <span className="notif-line">
+                    <strong>{c.title}</strong>
+                    <span className="notif-time">{dates.timeOrDay(c.updatedAt)}</span>
+                  </span>
+                  <span className="notif-line">
+                    <span className="notif-last">{c.lastMessage}</span>
+                    {count > 0 && <span className="notif-unread">{count}</span>}
+                  </span>
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <button
+        type="button"
+        className="chat-popover-all"
+        onClick={() => {
+          setOpen(false);
+          navigate('/chats');
+        }}
+      >
+        {t('chats.openAll')}
       </button>
-      {open && (
-        <div className="notif-panel" role="dialog" aria-label={t('chats.popoverTitle')} data-testid="chat-popover">
-          <div className="notif-head">{t('chats.popoverTitle')}</div>
-          {shown.length === 0 && <div className="notif-empty">{t('chats.noChats')}</div>}
-          <ul>
-            {shown.map((c) => {
-              const count = unreadOf(c, user.id);
-              return (
-                <li key={c.id}>
-                  <button
-                    type="button"
-                    className="notif-item"
-                    data-testid={`chat-popover-${c.id}`}
-                    onClick={() => {
-                      setOpen(false);
-                      navigate(`/chats/${c.uuid}`);
-                    }}
-                  >
-                    <Avatar name={c.title} />
-                    <span className="notif-text">
-                      <span className="notif-line">
-                        <strong>{c.title}</strong>
-                        <span className="notif-time">{dates.timeOrDay(c.updatedAt)}</span>
-                      </span>
-                      <span className="notif-line">
-                        <span className="notif-last">{c.lastMessage}</span>
-                        {count > 0 && <span className="notif-unread">{count}</span>}
-                      </span>
-                    </span>
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-          <button
-            type="button"
-            className="chat-popover-all"
-            onClick={() => {
-              setOpen(false);
-              navigate('/chats');
-            }}
-          >
-            {t('chats.openAll')}
-          </button>
-        </div>
-      )}
-    </div>
+    </TopBarPopover>
   );
 }

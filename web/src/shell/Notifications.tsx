@@ -6,7 +6,8 @@ import { realtime } from '../api/realtime';
 import { useAuth } from '../auth/AuthContext';
 import { Avatar } from '../ui/Avatar';
 import { useDates } from '../ui/dates';
-import { storedNumber, useDismiss } from '../ui/hooks';
+import { storedNumber } from '../ui/hooks';
+import { TopBarPopover } from './TopBarPopover';
 import { TicketIcon } from '../pages/tickets/icons';
 import { preview } from '../pages/tickets/lists';
 import type { ApiTicket } from '../pages/tickets/types';
@@ -72,7 +73,6 @@ export function NotificationsBell() {
   const [open, setOpen] = useState(false);
   const [chimes, setChimes] = useState(0);
   const [reloadKey, setReloadKey] = useState(0);
-  const box = useRef<HTMLDivElement>(null);
   // The ticket on screen (its id or uuid): its new messages are being read, not notified.
   const viewing = useRef<string | undefined>(undefined);
   viewing.current = location.pathname.match(/^\/tickets\/([^/]+)/)?.[1];
@@ -149,65 +149,59 @@ export function NotificationsBell() {
     };
   }, [user, commit, navigate, t]);
 
-  useDismiss(box, open, () => setOpen(false));
-
   // Title count goes back to zero with the session.
   useEffect(() => () => unreadStore.set(0), []);
 
   if (!user) return null;
-  const toggle = () => {
-    // Asked on a click: browsers refuse permission prompts that no gesture started.
+  // Asked on a click: browsers refuse permission prompts that no gesture started.
+  const askPermission = () => {
     if ('Notification' in window && Notification.permission === 'default') void Notification.requestPermission().catch(() => {});
-    setOpen((o) => !o);
   };
 
   return (
-    <div className="notif" ref={box}>
-      <button type="button" className="icon-btn" aria-label={t('notifications.title')} aria-expanded={open} data-testid="notifications-bell" data-chimes={chimes} onClick={toggle}>
-        <TicketIcon name="bell" />
-        {items.length > 0 && (
-          <span className="notif-count" data-testid="notifications-count">
-            {items.length > 99 ? '99+' : items.length}
-          </span>
-        )}
-      </button>
-      {open && (
-        <div className="notif-panel" role="dialog" aria-label={t('notifications.title')} data-testid="notifications-popover">
-          <div className="notif-head">{t('notifications.title')}</div>
-          {items.length === 0 && <div className="notif-empty">{t('notifications.empty')}</div>}
-          <ul>
-            {items.map((x) => {
-              const name = x.contact?.name || x.contact?.number || `#${x.id}`;
-              return (
-                <li key={x.id}>
-                  <button
-                    type="button"
-                    className="notif-item"
-                    data-testid={`notification-${x.id}`}
-                    onClick={() => {
-                      setOpen(false);
-                      navigate(`/tickets/${x.uuid}`);
-                    }}
-                  >
-                    <Avatar name={name} photoUrl={x.contact?.profilePicUrl} />
-                    <span className="notif-text">
-                      <span className="notif-line">
-                        <strong>{name}</strong>
-                        {/* Like the ticket list: an unread ticket from another day shows its day. */}
-                        <span className="notif-time">{dates.timeOrDay(x.updatedAt)}</span>
-                      </span>
-                      <span className="notif-line">
-                        <span className="notif-last">{preview(x.lastMessage ?? '')}</span>
-                        <span className="notif-unread">{x.unreadMessages}</span>
-                      </span>
-                    </span>
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-        </div>
-      )}
-    </div>
+    <TopBarPopover
+      title={t('notifications.title')}
+      icon={<TicketIcon name="bell" />}
+      count={items.length}
+      emptyText={items.length === 0 ? t('notifications.empty') : null}
+      open={open}
+      setOpen={setOpen}
+      onOpen={askPermission}
+      classes="notif"
+      testIds={{ button: 'notifications-bell', count: 'notifications-count', panel: 'notifications-popover' }}
+      buttonData={{ 'data-chimes': chimes }}
+    >
+      <ul>
+        {items.map((x) => {
+          const name = x.contact?.name || x.contact?.number || `#${x.id}`;
+          return (
+            <li key={x.id}>
+              <button
+                type="button"
+                className="notif-item"
+                data-testid={`notification-${x.id}`}
+                onClick={() => {
+                  setOpen(false);
+                  navigate(`/tickets/${x.uuid}`);
+                }}
+              >
+                <Avatar name={name} photoUrl={x.contact?.profilePicUrl} />
+                <span className="notif-text">
+                  <span className="notif-line">
+                    <strong>{name}</strong>
+                    {/* Like the ticket list: an unread ticket from another day shows its day. */}
+                    <span className="notif-time">{dates.timeOrDay(x.updatedAt)}</span>
+                  </span>
+                  <span className="notif-line">
+                    <span className="notif-last">{preview(x.lastMessage ?? '')}</span>
+                    <span className="notif-unread">{x.unreadMessages}</span>
+                  </span>
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </TopBarPopover>
   );
 }
