@@ -30,6 +30,8 @@ describe('the whole stack killed mid-burst', () => {
 
     let connectionId = 0;
     const { api, sandbox } = stack;
+    /** Replies fired mid-burst, still running. */
+    const inflight: Promise<void>[] = [];
     const ticketOf = async (c: number): Promise<{ id: number } | undefined> => {
       const r = await api('GET', `/tickets?searchParam=${customers[c]}&showAll=true&status=pending`);
       const open = r.status === 200 ? r.body.tickets.find((t: any) => t.contact?.number === customers[c]) : undefined;
@@ -78,7 +80,7 @@ describe('the whole stack killed mid-burst', () => {
           if (!repliesFired && accepted >= stopAfter / 2) {
             repliesFired = true;
             const todo = customers.map((_, k) => k).filter((k) => replyState[k] === 'none').slice(0, replies);
-            void Promise.all(todo.map(reply));
+            inflight.push(Promise.all(todo.map(reply)).then(() => undefined));
           }
           if (accepted >= stopAfter) onLimit();
         }
@@ -122,6 +124,9 @@ describe('the whole stack killed mid-burst', () => {
         killing ??= stack.kill();
       });
       await (killing ?? stack.kill());
+      // Replies still looking for their ticket give up against the dead stack (or were cut mid-request,
+      // which the next start looks up): none may post after the restart as well as the final round.
+      await Promise.all(inflight.splice(0));
     }
 
     // Every customer's ten messages, once each and in order, in their ticket; every reply once on the phone.
