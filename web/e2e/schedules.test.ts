@@ -24,6 +24,12 @@ async function contact(name: string, number = phone()) {
   return res.body as { id: number; name: string; number: string };
 }
 
+/**
+ * How far ahead a test schedule is due: beyond the stack's own sweeper's reach (it claims what is due
+ * within 2.5 minutes, every minute), so the test sees it Pendente and drives the sweep itself.
+ */
+const SWEEPER_SAFE_MS = 10 * 60_000;
+
 const dialog = (page: Page) => page.getByRole('dialog');
 const agendaRow = (page: Page, id: number) => page.getByTestId(`schedule-row-${id}`);
 
@@ -63,7 +69,7 @@ describe('schedules page', () => {
     await d.getByRole('option').filter({ hasText: 'Rosa Tavares' }).getByRole('button').click();
     await expect.poll(() => d.getByLabel('Contato').inputValue()).toBe('Rosa Tavares — +55 (21) 98765-4321');
     await d.getByLabel('Mensagem').fill('Olá {{name}}, seu pedido fica pronto hoje.');
-    const sendAt = new Date(Date.now() + 2 * 60_000);
+    const sendAt = new Date(Date.now() + SWEEPER_SAFE_MS);
     await d.getByLabel('Data do envio').fill(companyInput(sendAt));
     const connName = (await t.admin.get(`/whatsapp/${t.connectionId}`)).body.name as string;
     await d.getByLabel('Conexão').selectOption({ label: connName });
@@ -142,7 +148,7 @@ describe('schedules page', () => {
     await expect.poll(() => select.inputValue()).toBe(String(centro.id));
     expect(await select.locator('option').first().textContent()).toBe(`Conexão padrão (${defaultName})`);
     await d.getByLabel('Mensagem').fill('Seu conserto fica pronto amanhã.');
-    const sendAt = new Date(Date.now() + 2 * 60_000);
+    const sendAt = new Date(Date.now() + SWEEPER_SAFE_MS);
     await d.getByLabel('Data do envio').fill(companyInput(sendAt));
     await screenshot(page, 'schedules-dialog-from-ticket-second-connection');
     await d.getByRole('button', { name: 'Salvar' }).click();
@@ -169,11 +175,11 @@ describe('schedules page', () => {
     const ghostNumber = phone();
     expect((await sandbox('PUT', `/phones/${ghostNumber}`, { onWhatsApp: false })).status).toBeLessThan(300);
     const ghost = await contact('Sem Zap Agenda', ghostNumber);
-    const made = await t.admin.post('/schedules', { body: 'Mensagem sem destino', contactId: ghost.id, sendAt: new Date(Date.now() + 60_000).toISOString() });
+    const made = await t.admin.post('/schedules', { body: 'Mensagem sem destino', contactId: ghost.id, sendAt: new Date(Date.now() + SWEEPER_SAFE_MS).toISOString() });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     applyStackEnv();
     const { sweepSchedules } = await import('../../functions/src/services/schedules.js');
-    await sweepSchedules(Date.now() + 2 * 60_000);
+    await sweepSchedules(Date.now() + SWEEPER_SAFE_MS + 60_000);
     const failed = await until(async () => {
       const s = (await t.admin.get(`/schedules/${made.body.id}`)).body;
       return s.status === 'ERRO' ? s : undefined;
