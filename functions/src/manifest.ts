@@ -4,5 +4,5 @@
  * Pure data: importing it loads no AWS client and no service.
  */
 export { routeHandlers, routeKey, routes, type RouteDef } from './routes.js';
-export { queues, SHARDS, SWEEPER, type QueueDef } from './workers/manifest.js';
+export { queues, SHARDS, SWEEPER, TIMER_QUEUES, timerQueueArnEnv, type QueueDef, type TimerQueue } from './workers/manifest.js';
 export { TABLE_DEFINITION } from './core/table-definition.js';

@@ -1,6 +1,7 @@
 import { Aws, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { TABLE_DEFINITION } from '@balcao/functions/manifest';
 import type { BalcaoFunction } from './function.js';
 import { bucketObjectsArn } from './names.js';
@@ -29,6 +30,19 @@ export function allowMedia(fn: BalcaoFunction, prefix: string, mode: 'read' | 'r
 
 export function allowSend(fn: BalcaoFunction, queues: IQueue[]) {
   if (queues.length) fn.allow(['sqs:SendMessage'], queues.map((q) => q.queueArn));
+}
+
+/**
+ * Creating, moving and deleting the one-time timers (functions/src/core/timers.ts) in the timers'
+ * schedule group, and handing Scheduler the role that puts their jobs on the queues.
+ */
+export function allowTimers(fn: BalcaoFunction, data: { timerGroup: { scheduleGroupName: string }; timerRole: { roleArn: string } }) {
+  const schedules = `arn:${Aws.PARTITION}:scheduler:${Stack.of(fn).region}:${Stack.of(fn).account}:schedule/${data.timerGroup.scheduleGroupName}/*`;
+  fn.allow(['scheduler:CreateSchedule', 'scheduler:UpdateSchedule', 'scheduler:DeleteSchedule'], [schedules]);
+  ackWildcardResource(fn, schedules, 'Timers are named per scheduled message or campaign at run time; the grant is limited to the timers\' own schedule group.');
+  fn.role.addToPrincipalPolicy(
+    new PolicyStatement({ actions: ['iam:PassRole'], resources: [data.timerRole.roleArn], conditions: { StringEquals: { 'iam:PassedToService': 'scheduler.amazonaws.com' } } }),
+  );
 }
 
 /** The Cognito admin calls of functions/src/core/cognito.ts (user creation by the API, e-mail change, deletion). */

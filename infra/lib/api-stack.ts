@@ -16,7 +16,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { routeHandlers, routeKey, routes, type RouteDef } from '@balcao/functions/manifest';
 import { queues as queueDefs } from '@balcao/functions/manifest';
-import { COGNITO_ADMIN_ACTIONS, allowMedia, allowSend, allowTable } from './access.js';
+import { COGNITO_ADMIN_ACTIONS, allowMedia, allowSend, allowTable, allowTimers } from './access.js';
 import type { AuthStack } from './auth-stack.js';
 import type { BalcaoConfig } from './config.js';
 import type { DataStack } from './data-stack.js';
@@ -33,7 +33,7 @@ const OUTBOUND_QUEUES = queueDefs.filter((q) => q.worker === null).map((q) => q.
 /** A message sent to WhatsApp leaves its delayed timeout check on the ticket-timers queue (services/outbound.ts). */
 const SENDS_MESSAGES = ['realtime', ...OUTBOUND_QUEUES, 'ticket-timers'];
 
-export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[]; secrets?: 'seal' }> = {
+export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[]; secrets?: 'seal'; timers?: boolean }> = {
   // Sign-in goes through InitiateAuth/ForgotPassword (public client calls); /auth/me returns the user
   // with a presigned photo URL, which only works if the signer may read the object.
   auth: { cognitoAdmin: true, media: 'read' },
@@ -52,16 +52,18 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   contacts: { sendTo: ['realtime', ...OUTBOUND_QUEUES] },
   // Quick replies keep their attachments in the media bucket.
   quickMessages: { media: 'readwrite' },
-  // Scheduled messages keep their image attachments in the media bucket.
-  schedules: { media: 'readwrite' },
+  // Scheduled messages keep their image attachments in the media bucket; a save sets its timer,
+  // or hands one due within the minute to the schedules queue at once.
+  schedules: { media: 'readwrite', timers: true, sendTo: ['realtime', 'schedules'] },
   // File lists keep their options' files in the media bucket.
   files: { media: 'readwrite' },
   // Integrations and prompts seal their secrets (KMS data keys) and open them for the Test button.
   integrations: { secrets: 'seal' },
   // A list item's number is checked on WhatsApp (an rpc command); a spreadsheet import is a job.
   contactLists: { sendTo: ['realtime', ...OUTBOUND_QUEUES, 'contact-list-imports'] },
-  // Campaigns keep their media in the bucket; a save or restart enqueues its start job.
-  campaigns: { media: 'readwrite', sendTo: ['realtime', 'campaigns'] },
+  // Campaigns keep their media in the bucket; a save or restart enqueues its start job, or sets its
+  // timer when it is due beyond SQS's delay.
+  campaigns: { media: 'readwrite', sendTo: ['realtime', 'campaigns'], timers: true },
   // Internal chat files live in the media bucket (uploads copied under the chat).
   chats: { media: 'readwrite' },
   // Announcement images live in the media bucket (`p/announcements/`), answered as presigned URLs.
@@ -162,6 +164,7 @@ export class ApiStack extends Stack {
       LOG_LEVEL: config.logLevel,
       SECRETS_KMS_KEY_ID: data.secretsKey.keyArn,
       queueUrls: data.queueUrls(),
+      timers: data.timerEnv(),
     };
 
     const integrations = new Map<string, HttpLambdaIntegration>();
@@ -179,6 +182,7 @@ export class ApiStack extends Stack {
       if (access.cognitoAdmin) fn.allow(COGNITO_ADMIN_ACTIONS, [auth.userPool.userPoolArn]);
       if (access.media) allowMedia(fn, config.prefix, access.media);
       if (access.secrets) fn.allow(['kms:GenerateDataKey', 'kms:Decrypt'], [data.secretsKey.keyArn]);
+      if (access.timers) allowTimers(fn, data);
       this.routers.set(handler, fn);
       integrations.set(handler, new HttpLambdaIntegration(`Integration-${handler}`, fn.fn));
     }

@@ -10,9 +10,11 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Key } from 'aws-cdk-lib/aws-kms';
+import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import type { Construct } from 'constructs';
 import { TABLE_DEFINITION } from '@balcao/functions/manifest';
-import { queues as QUEUE_DEFS, type QueueDef } from '@balcao/functions/manifest';
+import { queues as QUEUE_DEFS, TIMER_QUEUES, timerQueueArnEnv, type QueueDef } from '@balcao/functions/manifest';
 import type { BalcaoConfig } from './config.js';
 import { bucketName } from './names.js';
 import { ack } from './nag.js';
@@ -41,6 +43,12 @@ export class DataStack extends Stack {
   readonly queues: QueuePair[];
   /** Seals the companies' outside-service secrets (functions/src/core/secrets.ts: envelope encryption). */
   readonly secretsKey: Key;
+  /**
+   * The one-time timers of scheduled messages and campaigns (functions/src/core/timers.ts): their
+   * EventBridge Scheduler group, and the role Scheduler assumes to put a timer's job on its queue.
+   */
+  readonly timerGroup: ScheduleGroup;
+  readonly timerRole: Role;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -136,6 +144,25 @@ export class DataStack extends Stack {
       });
       return { def, queue, dlq };
     });
+
+    this.timerGroup = new ScheduleGroup(this, 'Timers', { scheduleGroupName: `${config.prefix}-timers` });
+    this.timerRole = new Role(this, 'TimersRole', {
+      description: 'Assumed by EventBridge Scheduler to put a timer\'s job on the schedules or campaigns queue',
+      // Only this account's schedules (the confused-deputy guard Scheduler documents).
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+    });
+    this.timerRole.addToPrincipalPolicy(
+      new PolicyStatement({ effect: Effect.ALLOW, actions: ['sqs:SendMessage'], resources: TIMER_QUEUES.map((q) => this.queue(q).queue.queueArn) }),
+    );
+  }
+
+  /** The timers' part of the function environment (functions/src/core/env.ts). */
+  timerEnv(): Record<string, string> {
+    return {
+      TIMER_GROUP: this.timerGroup.scheduleGroupName,
+      TIMER_ROLE_ARN: this.timerRole.roleArn,
+      ...Object.fromEntries(TIMER_QUEUES.map((q) => [timerQueueArnEnv(q), this.queue(q).queue.queueArn])),
+    };
   }
 
   /** `{ REALTIME_QUEUE_URL: url, … }` for the function environment. */

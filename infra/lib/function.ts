@@ -25,11 +25,13 @@ export interface RuntimeContract {
   SECRETS_KMS_KEY_ID: string;
   /** One entry per queue of the workers manifest: `REALTIME_QUEUE_URL` → URL, … */
   queueUrls: Record<string, string>;
+  /** The one-time timers' group, role and target queues (DataStack.timerEnv). */
+  timers: Record<string, string>;
 }
 
 export const contractEnvironment = (c: RuntimeContract): Record<string, string> => {
-  const { queueUrls, ...rest } = c;
-  return { ...rest, ...queueUrls };
+  const { queueUrls, timers, ...rest } = c;
+  return { ...rest, ...queueUrls, ...timers };
 };
 
 export interface BalcaoFunctionProps {

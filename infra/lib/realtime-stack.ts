@@ -80,6 +80,7 @@ export class RealtimeStack extends Stack {
       LOG_LEVEL: config.logLevel,
       SECRETS_KMS_KEY_ID: data.secretsKey.keyArn,
       queueUrls: data.queueUrls(),
+      timers: data.timerEnv(),
     };
     const realtimeQueue = data.queue(REALTIME_QUEUE).queue;
 

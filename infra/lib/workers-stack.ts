@@ -7,7 +7,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { SWEEPER } from '@balcao/functions/manifest';
-import { allowMedia, allowSend, allowTable } from './access.js';
+import { allowMedia, allowSend, allowTable, allowTimers } from './access.js';
 import type { AuthStack } from './auth-stack.js';
 import type { BalcaoConfig } from './config.js';
 import type { DataStack } from './data-stack.js';
@@ -49,6 +49,7 @@ export class WorkersStack extends Stack {
       LOG_LEVEL: config.logLevel,
       SECRETS_KMS_KEY_ID: data.secretsKey.keyArn,
       queueUrls: data.queueUrls(),
+      timers: data.timerEnv(),
     };
     const allQueues = data.queues.map((q) => q.queue);
 
@@ -63,6 +64,8 @@ export class WorkersStack extends Stack {
       allowSend(worker.fn, allQueues);
       // The automation worker opens integration and AI secrets to call their services.
       if (pair.def.name === 'automation') worker.fn.allow(['kms:Decrypt'], [data.secretsKey.keyArn]);
+      // A campaign's start job arriving early (its time moved) sets its timer again.
+      if (pair.def.name === 'campaigns') allowTimers(worker.fn, data);
       this.workers.set(pair.def.name, worker);
     }
 

@@ -131,6 +131,8 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       WEB_ORIGIN: endpoints.webUrl,
       SANDBOX_URL: endpoints.sandboxUrl,
       SECRETS_LOCAL_KEY: localSecretsKey(dataDir),
+      // Timers in the stack's process (core/timers.ts): what a stop loses, the sweeper hands over.
+      LOCAL_TIMERS: '1',
       // Tests point the outside services with fixed hosts at their local fakes.
       ...(process.env.DIALOGFLOW_API_URL ? { DIALOGFLOW_API_URL: process.env.DIALOGFLOW_API_URL } : {}),
       ...(process.env.AZURE_TTS_URL ? { AZURE_TTS_URL: process.env.AZURE_TTS_URL } : {}),

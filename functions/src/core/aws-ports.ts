@@ -3,15 +3,17 @@ import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCom
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { shardOf, storedContentType, toQueueBody } from '@balcao/shared';
-import { dynamo, kmsClient, queryDirect, s3Client, sqsClient } from './aws.js';
+import { dynamo, kmsClient, queryDirect, s3Client, schedulerClient, sqsClient } from './aws.js';
 import { kmsSecretBox, localSecretBox, type SecretBox } from './secrets.js';
 import { env } from './env.js';
-import { setDefaultPorts, type Ports } from './ports.js';
-import { queues, SHARDS } from '../workers/manifest.js';
+import { setDefaultPorts, type JobQueues, type Ports, type Timers } from './ports.js';
+import { processTimers, schedulerTimers } from './timers.js';
+import { log } from './observability.js';
+import { queues, SHARDS, timerQueueArnEnv } from '../workers/manifest.js';
 
 /** The AWS adapters of the domain's ports (core/ports.ts): DynamoDB, SQS, S3, the system clock. */
 
-const envUrl = (name: string) => {
+const requiredEnv = (name: string) => {
   const url = process.env[name];
   if (!url) throw new Error(`Missing environment variable ${name}`);
   return url;
@@ -61,7 +63,7 @@ function presignClient(): S3Client {
 
 export function awsPorts(): Ports {
   const bucket = () => env.mediaBucket;
-  return {
+  const ports: Ports = {
     table: { send: ((command: never) => dynamo().send(command)) as Ports['table']['send'], query: queryDirect },
     publisher: {
       async publish(messages) {
@@ -73,7 +75,7 @@ export function awsPorts(): Ports {
       async send(command) {
         await sqsClient().send(
           new SendMessageCommand({
-            QueueUrl: envUrl(`OUTBOUND_QUEUE_URL_${shardOf(command.connectionId, SHARDS)}`),
+            QueueUrl: requiredEnv(`OUTBOUND_QUEUE_URL_${shardOf(command.connectionId, SHARDS)}`),
             MessageBody: toQueueBody(command),
             MessageGroupId: `wapp-${command.connectionId}`,
             MessageDeduplicationId: command.commandId,
@@ -83,15 +85,15 @@ export function awsPorts(): Ports {
     },
     jobs: {
       enqueue: (queue, bodies, delaySeconds) =>
-        bodies.length ? sendBatches(envUrl(queues.find((q) => q.name === queue)!.envVar), bodies.map(toQueueBody), false, delaySeconds) : Promise.resolve(0),
+        bodies.length ? sendBatches(requiredEnv(queues.find((q) => q.name === queue)!.envVar), bodies.map(toQueueBody), false, delaySeconds) : Promise.resolve(0),
       async enqueueOrdered(queue, body, group, dedupId) {
         await sqsClient().send(
-          new SendMessageCommand({ QueueUrl: envUrl(queues.find((q) => q.name === queue)!.envVar), MessageBody: toQueueBody(body), MessageGroupId: group, MessageDeduplicationId: dedupId }),
+          new SendMessageCommand({ QueueUrl: requiredEnv(queues.find((q) => q.name === queue)!.envVar), MessageBody: toQueueBody(body), MessageGroupId: group, MessageDeduplicationId: dedupId }),
         );
       },
       async retryLater(queue, receiptHandle, seconds) {
         await sqsClient().send(
-          new ChangeMessageVisibilityCommand({ QueueUrl: envUrl(queues.find((q) => q.name === queue)!.envVar), ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }),
+          new ChangeMessageVisibilityCommand({ QueueUrl: requiredEnv(queues.find((q) => q.name === queue)!.envVar), ReceiptHandle: receiptHandle, VisibilityTimeout: seconds }),
         );
       },
     },
@@ -131,10 +133,26 @@ export function awsPorts(): Ports {
         );
       },
     },
+    timers: timers(() => ports.jobs),
     clock: { now: () => Date.now() },
     ids: { uuid: () => randomUUID() },
     secrets: secretBox(),
   };
+  return ports;
+}
+
+/** EventBridge Scheduler in AWS; the process's own timers on one machine; refuses to guess otherwise. */
+function timers(jobs: () => JobQueues): Timers {
+  let made: Timers | undefined;
+  const get = () => {
+    if (made) return made;
+    if (env.timerGroup && env.timerRoleArn) {
+      return (made = schedulerTimers(schedulerClient(), { group: env.timerGroup, roleArn: env.timerRoleArn, queueArn: (q) => requiredEnv(timerQueueArnEnv(q)) }));
+    }
+    if (env.localTimers) return (made = processTimers(jobs, (err, name) => log.warn('timer job not enqueued (the sweeper will)', { err, name })));
+    throw new Error('No timers: set TIMER_GROUP and TIMER_ROLE_ARN (AWS) or LOCAL_TIMERS=1 (one machine)');
+  };
+  return { set: (...args) => get().set(...args), clear: (name) => get().clear(name) };
 }
 
 /** KMS in AWS; the local key file on one machine; refuses to seal anything without either. */

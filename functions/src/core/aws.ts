@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { S3Client } from '@aws-sdk/client-s3';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { env } from './env.js';
 import { tracer } from './observability.js';
@@ -15,6 +16,12 @@ let sqs: SQSClient | undefined;
 let s3: S3Client | undefined;
 let cognito: CognitoIdentityProviderClient | undefined;
 let kms: KMSClient | undefined;
+let scheduler: SchedulerClient | undefined;
+
+export function schedulerClient(): SchedulerClient {
+  scheduler ??= tracer.captureAWSv3Client(new SchedulerClient({ region: env.region, requestHandler: { requestTimeout: 5000 } }));
+  return scheduler;
+}
 
 export function kmsClient(): KMSClient {
   kms ??= tracer.captureAWSv3Client(new KMSClient({ region: env.region, requestHandler: { requestTimeout: 5000 } }));

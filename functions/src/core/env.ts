@@ -84,6 +84,18 @@ export const env = {
   get azureTtsUrl() {
     return opt('AZURE_TTS_URL') ?? 'https://{region}.tts.speech.microsoft.com';
   },
+  /** EventBridge Scheduler's group for the one-time timers (AWS; core/timers.ts). */
+  get timerGroup() {
+    return opt('TIMER_GROUP');
+  },
+  /** The role EventBridge Scheduler assumes to send a timer's job to its queue. */
+  get timerRoleArn() {
+    return opt('TIMER_ROLE_ARN');
+  },
+  /** The one-machine stack keeps its timers in the process (the sweeper catches any lost to a restart). */
+  get localTimers() {
+    return opt('LOCAL_TIMERS') === '1';
+  },
   get logLevel() {
     return opt('LOG_LEVEL') ?? 'info';
   },

@@ -3,6 +3,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OutboundCommand, RealtimeMessage } from '@balcao/shared';
 import type { DirectQueryInput, DirectQueryOutput } from './direct-query.js';
 import type { SecretBox } from './secrets.js';
+import type { TimerQueue } from '../workers/manifest.js';
 
 /**
  * The domain's ports (docs/decisions.md 42): what the services need from the world, as interfaces.
@@ -15,6 +16,7 @@ export interface Ports {
   publisher: Publisher;
   commands: CommandQueue;
   jobs: JobQueues;
+  timers: Timers;
   media: MediaStore;
   clock: Clock;
   ids: IdSource;
@@ -48,6 +50,17 @@ export interface JobQueues {
   enqueueOrdered(queue: OrderedQueue, body: object, group: string, dedupId: string): Promise<void>;
   /** Keeps a received job invisible `seconds` more (a retry later, holding its FIFO group meanwhile). */
   retryLater(queue: OrderedQueue, receiptHandle: string, seconds: number): Promise<void>;
+}
+
+/**
+ * One-time timers for work due later than SQS can delay (EventBridge Scheduler in AWS, DESIGN §7;
+ * a timer in the process on one machine). Named per item: setting a name again moves it.
+ */
+export interface Timers {
+  /** `body` lands on `queue` at `at` (epoch ms), up to a minute late (Scheduler's precision). */
+  set(name: string, at: number, queue: TimerQueue, body: object): Promise<void>;
+  /** Forgets it; a timer that fired or never existed is fine. */
+  clear(name: string): Promise<void>;
 }
 
 /** The FIFO job queues (workers/manifest.ts). */

@@ -30,6 +30,7 @@ import { findOrCreateContact } from './contacts.js';
 import { fileListForSending, markFileListSent } from './file-lists.js';
 import { sendInTicket, type OutgoingMessage } from './outbound.js';
 import { findOrCreateTicket } from './tickets.js';
+import { setItemTimer, timerName } from './item-timers.js';
 
 /**
  * The campaign dispatcher (server-behaviour §10, issue 20 §4, decision 55).
@@ -73,11 +74,15 @@ const enqueue = async (job: CampaignJob, delayMs = 0) => {
   if (failed) throw new Error('campaign job not enqueued');
 };
 
-/** A campaign saved or restarted: its start job, at its second when due within SQS's delay (else the sweeper's). */
+/**
+ * A campaign saved or restarted: its start job, at its second when due within SQS's delay; a later
+ * one gets a timer that brings the job back a minute ahead (the sweeper's look-ahead is the net).
+ */
 export async function enqueueCampaignStart(c: Pick<CampaignItem, 'companyId' | 'id' | 'status' | 'scheduledAt'>): Promise<void> {
   const wait = c.status === 'PROGRAMADA' && c.scheduledAt ? Date.parse(c.scheduledAt) - nowMs() : 0;
-  if (wait > MAX_DELAY_S * 1000) return;
-  await enqueue({ kind: 'start', companyId: c.companyId, campaignId: c.id }, wait).catch((err) => log.warn('campaign start not enqueued (the sweeper will)', { err, campaignId: c.id }));
+  const job: CampaignJob = { kind: 'start', companyId: c.companyId, campaignId: c.id };
+  if (wait > MAX_DELAY_S * 1000) return setItemTimer(timerName('campaign', c.companyId, c.id), c.scheduledAt!, 'campaigns', job);
+  await enqueue(job, wait).catch((err) => log.warn('campaign start not enqueued (the sweeper will)', { err, campaignId: c.id }));
 }
 
 export async function runCampaignJob(job: CampaignJob): Promise<string> {

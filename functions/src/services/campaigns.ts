@@ -31,6 +31,7 @@ import { fileListExists } from './file-lists.js';
 import { timeZone } from './ticket-lifecycle.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
 import { enqueueCampaignStart } from './campaign-dispatch.js';
+import { clearItemTimer, timerName } from './item-timers.js';
 import { announceCampaign, toApiCampaign, toApiCampaigns } from './campaign-view.js';
 
 /**
@@ -182,6 +183,8 @@ export async function updateCampaign(identity: Identity, id: number, body: unkno
     throw err;
   }
   if (updated.status === 'PROGRAMADA' && updated.scheduledAt !== current.scheduledAt) await enqueueCampaignStart(updated);
+  // No longer scheduled: its timer goes (one left when a time moved nearer finds the campaign started).
+  if (current.status === 'PROGRAMADA' && updated.status === 'INATIVA') await clearItemTimer(timerName('campaign', companyId, id));
   const record = await toApiCampaign(updated);
   await announceCampaign(companyId, { action: 'update', record });
   return record;
@@ -198,6 +201,7 @@ export async function deleteCampaign(identity: Identity, id: number): Promise<vo
   );
   const shipments = await queryAll<{ PK: string; SK: string }>(shipmentsPartition(companyId, id));
   await batchWrite(shipments.map((s): WriteRequest => ({ DeleteRequest: { Key: { PK: s.PK, SK: s.SK } } })));
+  if (current.status === 'PROGRAMADA') await clearItemTimer(timerName('campaign', companyId, id));
   if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn('campaign media not removed', { err }));
   await announceCampaign(companyId, { action: 'delete', id });
 }

@@ -49,6 +49,7 @@ import { timeZone } from './ticket-lifecycle.js';
 import { findOrCreateTicket } from './tickets.js';
 import { visibleTicket } from './conversation.js';
 import { limitError, usageDecrement, usageIncrement } from './usage.js';
+import { clearItemTimer, setItemTimer, timerName } from './item-timers.js';
 import { type ConnectionItem, type ContactItem, type ScheduleItem, type TicketItem, type UserItem } from '../table/items.js';
 
 
@@ -225,6 +226,7 @@ export async function createSchedule(identity: Identity, input: unknown): Promis
   };
   const limit = identity.plan?.schedules ?? 0;
   await transact([tx.put(item, 'attribute_not_exists(PK)'), usageIncrement(companyId, 'schedules', limit)], (i) => (i === 1 ? limitError('schedules', limit) : undefined));
+  await setHandoffTimer(item);
   await announce(item, 'create');
   return item;
 }
@@ -268,6 +270,7 @@ export async function updateSchedule(identity: Identity, id: number, input: unkn
   };
   // Over the version read: a sweep or a send that started meanwhile wins, and this answers 409.
   await transact([tx.put(next, 'attribute_exists(PK) AND updatedAt = :u', { ':u': current.updatedAt })], () => raced());
+  await setHandoffTimer(next);
   await announce(next, 'update');
   return next;
 }
@@ -275,6 +278,7 @@ export async function updateSchedule(identity: Identity, id: number, input: unkn
 export async function deleteSchedule(identity: Identity, id: number): Promise<void> {
   const current = await getVisible(identity, id);
   await transact([tx.delete(scheduleKey(identity.companyId, id), 'attribute_exists(PK)'), usageDecrement(identity.companyId, 'schedules')], (i) => (i === 0 ? notFound() : undefined));
+  await clearItemTimer(timerName('schedule', current.companyId, id));
   if (ownsMedia(current)) await deleteObject(current.mediaKey!).catch((err) => log.warn('schedule media not removed', { err }));
   await announce(current, 'delete');
 }
@@ -340,8 +344,14 @@ export const scheduleJobSchema = z.object({
   /** How long SQS held the job (a job handed over ahead of its time), and the time it was made for. */
   delayMs: z.number().int().nonnegative().optional(),
   sendAt: z.string().optional(),
+  /** A timer's job (no sweep claimed it yet): the worker hands the schedule over itself. */
+  handoff: z.literal(true).optional(),
 });
 export type ScheduleJob = z.infer<typeof scheduleJobSchema>;
+
+/** Its timer hands the schedule over a minute before `sendAt`, as a sweep would (the sweep stays the safety net). */
+const setHandoffTimer = (s: ScheduleItem) =>
+  setItemTimer(timerName('schedule', s.companyId, s.id), s.sendAt, 'schedules', { v: 1, companyId: s.companyId, scheduleId: s.id, sendAt: s.sendAt, handoff: true } satisfies ScheduleJob);
 
 async function dueIn(shard: number, now: number): Promise<ScheduleItem[]> {
   const out = await table().query({
@@ -355,44 +365,67 @@ async function dueIn(shard: number, now: number): Promise<ScheduleItem[]> {
 }
 
 /**
- * The sweeper's part: every schedule due at `now` becomes AGENDADA (conditional on the version
- * read, so an edit or another sweep wins) and gets a job; its index entry moves to the instant it
- * is handed again if no outcome arrives. Answers the jobs enqueued (tests pass a `now`).
+ * The sweeper's part, the safety net of the schedules' timers: every schedule due within the
+ * look-ahead is handed over (`handOver`). Answers the jobs enqueued (tests pass a `now`).
  */
 export async function sweepSchedules(now = nowMs()): Promise<ScheduleJob[]> {
   const jobs: ScheduleJob[] = [];
   for (let shard = 0; shard < SCHEDULE_DUE_SHARDS; shard++) {
     for (const s of await dueIn(shard, now)) {
       if (s.entity !== 'schedule') continue;
-      const at = new Date(now).toISOString();
-      const gaveUp = s.handoffs >= MAX_HANDOFFS;
-      const set: Record<string, unknown> = gaveUp
-        ? { status: 'ERRO', ...failure('HANDOFF_LOST'), updatedAt: at }
-        : { status: 'AGENDADA', handoffs: s.handoffs + 1, ...scheduleDueKeys(s.companyId, s.id, new Date(now + HANDOFF_RETRY_MS).toISOString()), updatedAt: at };
-      try {
-        const saved = await updateItem<ScheduleItem>(scheduleKey(s.companyId, s.id), set, {
-          condition: 'attribute_exists(PK) AND updatedAt = :u',
-          values: { ':u': s.updatedAt },
-          remove: gaveUp ? ['GSI4PK', 'GSI4SK'] : [],
-        });
-        await announce(saved, 'update');
-        if (!gaveUp) jobs.push({ v: 1, companyId: s.companyId, scheduleId: s.id, sendAt: s.sendAt, delayMs: Math.max(0, Date.parse(s.sendAt) - now) });
-      } catch (err) {
-        // Edited, deleted or taken by another sweep since the index was read: theirs wins.
-        if (!isConditionFailure(err)) throw err;
-      }
+      const job = await handOver(s, now);
+      if (job) jobs.push(job);
     }
   }
   // Jobs due now together; each later one delayed to its second.
   const now0 = jobs.filter((j) => !j.delayMs);
   let failed = now0.length ? await ports().jobs.enqueue('schedules', now0) : 0;
-  for (const j of jobs.filter((x) => x.delayMs)) failed += await ports().jobs.enqueue('schedules', [j], Math.ceil(j.delayMs! / 1000));
+  for (const j of jobs.filter((x) => x.delayMs)) failed += await enqueueSend(j);
   // Not enqueued: the index entry brings it back after HANDOFF_RETRY_MS.
   if (failed) log.warn('schedule jobs not enqueued', { failed: failed });
   return jobs;
 }
 
-export type ScheduleOutcome = 'sent' | 'failed' | 'skipped';
+const enqueueSend = (job: ScheduleJob) => ports().jobs.enqueue('schedules', [job], Math.ceil((job.delayMs ?? 0) / 1000));
+
+/**
+ * A due schedule becomes AGENDADA (conditional on the version read, so an edit, a sweep or a timer
+ * that took it first wins) and answers its send job, delayed to its second; its index entry moves to
+ * the instant it is handed again if no outcome arrives. After MAX_HANDOFFS it becomes ERRO.
+ */
+async function handOver(s: ScheduleItem, now: number): Promise<ScheduleJob | undefined> {
+  const at = new Date(now).toISOString();
+  const gaveUp = s.handoffs >= MAX_HANDOFFS;
+  const set: Record<string, unknown> = gaveUp
+    ? { status: 'ERRO', ...failure('HANDOFF_LOST'), updatedAt: at }
+    : { status: 'AGENDADA', handoffs: s.handoffs + 1, ...scheduleDueKeys(s.companyId, s.id, new Date(now + HANDOFF_RETRY_MS).toISOString()), updatedAt: at };
+  try {
+    const saved = await updateItem<ScheduleItem>(scheduleKey(s.companyId, s.id), set, {
+      condition: 'attribute_exists(PK) AND updatedAt = :u',
+      values: { ':u': s.updatedAt },
+      remove: gaveUp ? ['GSI4PK', 'GSI4SK'] : [],
+    });
+    await announce(saved, 'update');
+  } catch (err) {
+    // Edited, deleted or taken by another sweep since it was read: theirs wins.
+    if (!isConditionFailure(err)) throw err;
+    return undefined;
+  }
+  return gaveUp ? undefined : { v: 1, companyId: s.companyId, scheduleId: s.id, sendAt: s.sendAt, delayMs: Math.max(0, Date.parse(s.sendAt) - now) };
+}
+
+/** A timer's job: the schedule, still PENDENTE at the time it was set for, is handed over now. */
+async function handOverOnTimer(job: ScheduleJob): Promise<ScheduleOutcome> {
+  const s = await getItem<ScheduleItem>(scheduleKey(job.companyId, job.scheduleId), true);
+  if (!s || s.entity !== 'schedule' || s.status !== 'PENDENTE' || s.sendAt !== job.sendAt) return 'skipped';
+  const send = await handOver(s, nowMs());
+  if (!send) return 'skipped';
+  // Not enqueued: thrown, so SQS delivers the timer's job again (and the index entry is the safety net).
+  if (await enqueueSend(send)) throw new Error('schedule job not enqueued');
+  return 'handed';
+}
+
+export type ScheduleOutcome = 'sent' | 'failed' | 'skipped' | 'handed';
 
 /** Ends a schedule (conditional on the version read); false when something else changed it first. */
 async function finish(s: ScheduleItem, set: Partial<ScheduleItem>): Promise<ScheduleItem | undefined> {
@@ -437,6 +470,7 @@ async function connectionFor(s: ScheduleItem, user: UserItem | undefined): Promi
  * the reason. A redelivered job finds the schedule claimed or ended and does nothing.
  */
 export async function runScheduleJob(job: ScheduleJob): Promise<ScheduleOutcome> {
+  if (job.handoff) return handOverOnTimer(job);
   const s = await getItem<ScheduleItem>(scheduleKey(job.companyId, job.scheduleId), true);
   if (!s || s.entity !== 'schedule' || s.status !== 'AGENDADA') return 'skipped';
   // Moved since this job was made (saved again, then handed again by a later sweep): that job sends it.

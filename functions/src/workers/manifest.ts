@@ -117,5 +117,13 @@ export const queues: QueueDef[] = [
   })),
 ];
 
+/**
+ * Queues a one-time timer may land a job on (core/timers.ts): in AWS an EventBridge Scheduler
+ * schedule targets the queue by its ARN, given to the function as `<QUEUE>_QUEUE_ARN`.
+ */
+export const TIMER_QUEUES = ['schedules', 'campaigns'] as const;
+export type TimerQueue = (typeof TIMER_QUEUES)[number];
+export const timerQueueArnEnv = (queue: TimerQueue) => `${queue.toUpperCase()}_QUEUE_ARN`;
+
 /** Time-driven work: one sweeper every minute (DESIGN §7), module `functions/src/workers/sweeper.ts`. */
 export const SWEEPER = { worker: 'sweeper', rateMinutes: 1 } as const;

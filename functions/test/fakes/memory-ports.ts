@@ -37,6 +37,12 @@ export class MemoryPorts implements Ports {
     },
     retryLater: async (queue: string, receiptHandle: string, seconds: number) => void this.retries.push({ queue, receiptHandle, seconds }),
   };
+  /** The timers set and not cleared, by name (core/ports.ts Timers). */
+  readonly timerSet = new Map<string, { at: number; queue: string; body: object }>();
+  readonly timers = {
+    set: async (name: string, at: number, queue: string, body: object) => void this.timerSet.set(name, { at, queue, body: structuredClone(body) }),
+    clear: async (name: string) => void this.timerSet.delete(name),
+  };
   readonly retries: { queue: string; receiptHandle: string; seconds: number }[] = [];
   readonly secrets = localSecretBox(new Uint8Array(32).fill(7));
   readonly media = {

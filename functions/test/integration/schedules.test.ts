@@ -197,16 +197,28 @@ describe('schedules routes', () => {
 });
 
 describe('schedule dispatch (server-behaviour §8)', () => {
-  it('a schedule a minute\'s sweep saw coming goes within 5 s of its time, not on the next sweep', async () => {
+  it('a schedule saved within its last minute is handed over after the save and goes within 5 s of its time, with no sweep', async () => {
     const t = await connected();
-    const { sweepSchedules } = await services();
     const c = await contact(t.admin, 'Paula Dias');
-    const sendAt = new Date(Math.ceil((Date.now() + 4_000) / 1000) * 1000);
-    const s = await schedule(t.admin, { body: 'Na hora certa', contactId: c.id, sendAt: sendAt.toISOString() });
+    const sendAt = new Date(Math.ceil((Date.now() + 8_000) / 1000) * 1000);
     const mark = t.ws.mark();
-    // The minute's sweep, before the time: the job waits in SQS until its second.
-    expect((await sweepSchedules(Date.now())).find((j) => j.scheduleId === s.id && j.companyId === t.companyId)?.delayMs).toBeGreaterThan(2_000);
+    const s = await schedule(t.admin, { body: 'Na hora certa', contactId: c.id, sendAt: sendAt.toISOString() });
+    // Its handoff job went with the save (5 s later): AGENDADA before any sweep, the send waiting in SQS for its second.
+    await t.ws.waitFor(`company-${t.companyId}-schedule`, (d) => d.schedule?.id === s.id && d.schedule.status === 'AGENDADA', 10_000, mark);
     const sent = await t.ws.waitFor(`company-${t.companyId}-schedule`, (d) => d.schedule?.id === s.id && d.schedule.status === 'ENVIADA', 30_000, mark);
+    const late = Date.parse(sent.data.schedule.sentAt) - sendAt.getTime();
+    expect(late).toBeGreaterThanOrEqual(-1_000);
+    expect(late).toBeLessThan(5_000);
+    t.ws.close();
+  });
+
+  it('a schedule saved beyond its timer\'s minute goes within 5 s of its time by itself (its timer, or the sweeper as the net)', { timeout: 120_000 }, async () => {
+    const t = await connected();
+    const c = await contact(t.admin, 'Paulo Dias');
+    const sendAt = new Date(Math.ceil((Date.now() + 65_000) / 1000) * 1000);
+    const mark = t.ws.mark();
+    const s = await schedule(t.admin, { body: 'Na hora certa, sem ajuda', contactId: c.id, sendAt: sendAt.toISOString() });
+    const sent = await t.ws.waitFor(`company-${t.companyId}-schedule`, (d) => d.schedule?.id === s.id && d.schedule.status === 'ENVIADA', 100_000, mark);
     const late = Date.parse(sent.data.schedule.sentAt) - sendAt.getTime();
     expect(late).toBeGreaterThanOrEqual(-1_000);
     expect(late).toBeLessThan(5_000);

@@ -28,6 +28,7 @@ it('bundles a function as minified ESM with the createRequire banner and a sourc
       WEB_ORIGIN: 'https://example.invalid',
       LOG_LEVEL: 'info',
       queueUrls: {},
+      timers: {},
     },
   });
   const assembly = app.synth();

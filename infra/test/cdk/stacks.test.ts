@@ -6,7 +6,7 @@ import type { CfnResource } from 'aws-cdk-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TABLE_DEFINITION } from '@balcao/functions/manifest';
 import { routeHandlers, routeKey, routes } from '@balcao/functions/manifest';
-import { queues, SWEEPER } from '@balcao/functions/manifest';
+import { queues, SWEEPER, TIMER_QUEUES, timerQueueArnEnv } from '@balcao/functions/manifest';
 import { readConfig, REPO_ROOT } from '../../lib/config.js';
 import type { BalcaoFunction } from '../../lib/function.js';
 import { WebStack } from '../../lib/web-stack.js';
@@ -22,6 +22,9 @@ const CONTRACT_KEYS = [
   'WEB_ORIGIN',
   'LOG_LEVEL',
   ...queues.map((q) => q.envVar),
+  'TIMER_GROUP',
+  'TIMER_ROLE_ARN',
+  ...TIMER_QUEUES.map(timerQueueArnEnv),
 ];
 
 let s: Synthesised;
@@ -120,6 +123,44 @@ describe('data stack', () => {
       expect(q.SqsManagedSseEnabled).toBe(true);
       expect(all[dlqId].Properties.SqsManagedSseEnabled).toBe(true);
       expect(Boolean(q.FifoQueue)).toBe(def.fifo);
+    }
+  });
+});
+
+describe('timers (EventBridge Scheduler)', () => {
+  const policyDocOf = (t: Template, roleId: string) =>
+    JSON.stringify(Object.values(resources(t, 'AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId)).map((p) => p.Properties.PolicyDocument));
+
+  it('has a schedule group and a role only Scheduler of this account assumes, sending to the schedules and campaigns queues only', () => {
+    const t = s.templates.data;
+    t.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    const roleId = logicalId(s.stacks.data.timerRole);
+    const role = resources(t, 'AWS::IAM::Role')[roleId];
+    expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+      expect.objectContaining({ Principal: { Service: 'scheduler.amazonaws.com' }, Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } } }),
+    ]);
+    const statements = Object.values(resources(t, 'AWS::IAM::Policy'))
+      .filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId))
+      .flatMap((p) => p.Properties.PolicyDocument.Statement);
+    expect(statements).toHaveLength(1);
+    expect(statements[0].Action).toBe('sqs:SendMessage');
+    const targets = JSON.stringify(statements[0].Resource);
+    for (const q of queues) expect(targets.includes(`"${logicalId(s.stacks.data.queue(q.name).queue)}"`), q.name).toBe((TIMER_QUEUES as readonly string[]).includes(q.name));
+  });
+
+  it('lets only the schedules and campaigns routers and the campaigns worker set timers, passing the role to Scheduler alone', () => {
+    for (const [handler, fn] of s.stacks.api.routers) {
+      const doc = policyDocOf(s.templates.api, logicalId(fn.role));
+      const sets = ['schedules', 'campaigns'].includes(handler);
+      expect(doc.includes('scheduler:CreateSchedule'), handler).toBe(sets);
+      expect(doc.includes('iam:PassRole'), handler).toBe(sets);
+      if (sets) {
+        expect(doc, handler).toContain('scheduler:DeleteSchedule');
+        expect(doc, handler).toContain('"iam:PassedToService":"scheduler.amazonaws.com"');
+      }
+    }
+    for (const [name, worker] of s.stacks.workers.workers) {
+      expect(policyDocOf(s.templates.workers, logicalId(worker.fn.role)).includes('scheduler:CreateSchedule'), name).toBe(name === 'campaigns');
     }
   });
 });
