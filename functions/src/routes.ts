@@ -54,6 +54,10 @@ export const routes: RouteDef[] = [
   r('DELETE', '/plans/{id}', 'plans', { super: true }),
 
   // help videos (spec 003 §7): platform-wide; every signed-in user reads them, the super user writes
+  // dashboard (spec 000 §2.5; admins)
+  r('GET', '/dashboard', 'dashboard', { admin: true }),
+  r('GET', '/dashboard/ticketsUsers', 'dashboard', { admin: true }),
+  r('GET', '/dashboard/ticketsDay', 'dashboard', { admin: true }),
   r('GET', '/helps', 'helps'),
   r('GET', '/helps/list', 'helps'),
   r('POST', '/helps', 'helps', { super: true }),
@@ -233,6 +237,13 @@ export const routes: RouteDef[] = [
 
   // external API (connection token)
   r('POST', '/api/messages/send', 'externalApi', { auth: 'connectionToken', maxBodyBytes: 6 * 1024 * 1024 }),
+
+  // billing (issue 22 §2; decision 61): a company's admins see and pay its invoices, the super user every company's;
+  // the provider's webhook is public, authenticated by its `asaas-access-token` header
+  r('GET', '/invoices/all', 'invoices', { admin: true }),
+  r('GET', '/invoices/{id}', 'invoices', { admin: true }),
+  r('POST', '/subscription', 'invoices', { admin: true }),
+  r('POST', '/subscription/webhook', 'invoices', { auth: 'public' }),
 
   // settings
   r('GET', '/settings', 'settings'),

@@ -11,6 +11,7 @@ export { buildContactTicketLists } from './services/migrations.js';
 export { contactIndexItems, contactTicketItem, messageIndexItems, messageTokens } from './services/search-index.js';
 export { listBody } from './services/messages.js';
 export { rebuildTicketCounters } from './services/ticket-counters.js';
+export { aggregateTickets, rebuildDashboardStats } from './services/dashboard-stats.js';
 export { type TicketStatus } from './services/tickets.js';
 export { seedLocal } from './services/seed.js';
 export { botMessageId } from './services/bot.js';

@@ -10,6 +10,8 @@
  *             dispatch throughput (--campaign-rows 10000 --dispatch-seconds 60; infra/bench/campaigns.ts)
  *   kanban    the kanban board's first load and lane pages at 10 clients on 10 000 tickets in 20 lanes
  *             (target p99 <= 300 ms; --kanban-tickets 10000 --kanban-lanes 20 --clients 10; infra/bench/kanban.ts)
+ *   dashboard GET /dashboard (last 90 days) and its two charts at 10 clients on the tickets data set
+ *             (100 000 tickets; target p99 <= 200 ms; same data options as tickets; infra/bench/dashboard.ts)
  *   sessions  session-host memory per sandbox connection at 200 connections
  *   tickets   ticket lists, searches and message pages at 100 000 tickets / 1 000 000 messages,
  *             DynamoDB reads per request, console load times and first-load JS (infra/bench/tickets.ts)
@@ -18,7 +20,7 @@
  *             --baileys-memory-out <file>); it runs first, in a child process
  * Results go to bench-results/pipeline.json (a part run alone with --only merges into it; the tickets
  * part writes bench-results/tickets.json), and a table is printed. Options: --only
- * latency|capacity|bot|campaigns|kanban|sessions|tickets|baileys-memory (repeatable or comma-separated), --rate 20 --seconds 60
+ * latency|capacity|bot|campaigns|kanban|dashboard|sessions|tickets|baileys-memory (repeatable or comma-separated), --rate 20 --seconds 60
  * --customers 20 --messages 50 --connections 200, --keep (keep the data dir), --out <file>; tickets:
  * --tickets 100000 --messages-per-ticket 10 --other-companies 50 --other-tickets 200 --agents 10
  * --clients 10 --requests 400 --warmup 400 --no-browser --tickets-out <file>, and --data-dir <dir> (kept; the
@@ -34,7 +36,7 @@ import { spawnSync } from 'node:child_process';
 import { javaCommand } from '../local/dynamodb.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PARTS = ['capacity', 'latency', 'bot', 'campaigns', 'kanban', 'sessions', 'tickets', 'baileys-memory'] as const;
+const PARTS = ['capacity', 'latency', 'bot', 'campaigns', 'kanban', 'dashboard', 'sessions', 'tickets', 'baileys-memory'] as const;
 /** The parts that run on the local stack. */
 type Part = Exclude<(typeof PARTS)[number], 'baileys-memory'>;
 
@@ -243,6 +245,26 @@ try {
         const missed = (results.kanban as { results: { name: string; pass: boolean }[] }).results.filter((x) => !x.pass).map((x) => x.name);
         // A missed target is a finding written to the results, not a failure of the run.
         if (missed.length) say(`kanban: targets missed: ${missed.join('; ')}`);
+      } else if (part === 'dashboard') {
+        const { dashboardBench } = await import('./dashboard.js');
+        results.dashboard = await dashboardBench(
+          { endpoints: stack.endpoints, sup, dataDir, table: TABLE_NAME, log },
+          {
+            tickets: whole(args.tickets, 'tickets', 2),
+            messagesPerTicket: whole(args['messages-per-ticket'], 'messages-per-ticket'),
+            otherCompanies: whole(args['other-companies'], 'other-companies', 0),
+            otherTickets: whole(args['other-tickets'], 'other-tickets', 2),
+            agents: whole(args.agents, 'agents'),
+            pendingShare: num(args['pending-share'], 'pending-share'),
+            openShare: num(args['open-share'], 'open-share'),
+            concurrency: whole(args['write-concurrency'], 'write-concurrency'),
+            clients: whole(args.clients, 'clients'),
+            requests: whole(args.requests, 'requests'),
+            warmup: whole(args.warmup, 'warmup', 0),
+          },
+        );
+        const missed = (results.dashboard as { results: { name: string; pass: boolean }[] }).results.filter((x) => !x.pass).map((x) => x.name);
+        if (missed.length) say(`dashboard: targets missed: ${missed.join('; ')}`);
       } else if (part === 'tickets') {
         const { ticketsBench } = await import('./tickets.js');
         const pendingShare = num(args['pending-share'], 'pending-share');
@@ -393,6 +415,7 @@ function printTable(r: Record<string, any>) {
     }
   }
   for (const k of r.kanban?.results ?? []) rows.push([`kanban ${k.name} p50 / p99`, `${k.p50} / ${k.p99}`, `ms at ${r.kanban.clients} clients (target p99 <= ${k.targetP99Ms}) ${k.pass ? 'PASS' : 'MISS'}`]);
+  for (const k of r.dashboard?.results ?? []) rows.push([`dashboard ${k.name} p50 / p99`, `${k.p50} / ${k.p99}`, `ms at ${r.dashboard.clients} clients (target p99 <= ${k.targetP99Ms}) ${k.pass ? 'PASS' : 'MISS'}`]);
   const s = r.sessionHostMemory;
   if (s) {
     rows.push([`session host at ${s.connections.connected} sandbox connections`, `${s.memory.rssBeforeMB} → ${s.memory.rssAfterMB}`, 'MB RSS']);

@@ -33,7 +33,7 @@ const OUTBOUND_QUEUES = queueDefs.filter((q) => q.worker === null).map((q) => q.
 /** A message sent to WhatsApp leaves its delayed timeout check on the ticket-timers queue (services/outbound.ts). */
 const SENDS_MESSAGES = ['realtime', ...OUTBOUND_QUEUES, 'ticket-timers'];
 
-export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[]; secrets?: 'seal'; timers?: boolean }> = {
+export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 'read' | 'readwrite'; sendTo?: string[]; secrets?: 'seal' | 'open' | 'sealAndOpen'; timers?: boolean }> = {
   // Sign-in goes through InitiateAuth/ForgotPassword (public client calls); /auth/me returns the user
   // with a presigned photo URL, which only works if the signer may read the object.
   auth: { cognitoAdmin: true, media: 'read' },
@@ -58,7 +58,7 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   // File lists keep their options' files in the media bucket.
   files: { media: 'readwrite' },
   // Integrations and prompts seal their secrets (KMS data keys) and open them for the Test button.
-  integrations: { secrets: 'seal' },
+  integrations: { secrets: 'sealAndOpen' },
   // A list item's number is checked on WhatsApp (an rpc command); a spreadsheet import is a job.
   contactLists: { sendTo: ['realtime', ...OUTBOUND_QUEUES, 'contact-list-imports'] },
   // Campaigns keep their media in the bucket; a save or restart enqueues its start job, or sets its
@@ -68,6 +68,11 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   chats: { media: 'readwrite' },
   // Announcement images live in the media bucket (`p/announcements/`), answered as presigned URLs.
   announcements: { media: 'readwrite' },
+  // Billing (decision 61): the webhook restarts the sessions a block stopped; the checkout opens the
+  // sealed Asaas key to call Asaas (it never seals one).
+  invoices: { sendTo: ['realtime', ...OUTBOUND_QUEUES], secrets: 'open' },
+  // The super user's `asaas` setting is sealed with the platform's key and answered masked (never opened).
+  settings: { secrets: 'seal' },
 };
 
 const DEFAULT_SEND = ['realtime'];
@@ -181,7 +186,8 @@ export class ApiStack extends Stack {
       allowSend(fn, (access.sendTo ?? DEFAULT_SEND).map((q) => data.queue(q).queue));
       if (access.cognitoAdmin) fn.allow(COGNITO_ADMIN_ACTIONS, [auth.userPool.userPoolArn]);
       if (access.media) allowMedia(fn, config.prefix, access.media);
-      if (access.secrets) fn.allow(['kms:GenerateDataKey', 'kms:Decrypt'], [data.secretsKey.keyArn]);
+      // Sealing is GenerateDataKey (envelope encryption, functions/src/core/secrets.ts); opening is Decrypt.
+      if (access.secrets) fn.allow({ seal: ['kms:GenerateDataKey'], open: ['kms:Decrypt'], sealAndOpen: ['kms:GenerateDataKey', 'kms:Decrypt'] }[access.secrets], [data.secretsKey.keyArn]);
       if (access.timers) allowTimers(fn, data);
       this.routers.set(handler, fn);
       integrations.set(handler, new HttpLambdaIntegration(`Integration-${handler}`, fn.fn));

@@ -13,6 +13,7 @@ import { JwtAuthorizer } from './jwt.js';
 import { startPollers, startSweeper } from './pollers.js';
 import { freePort, pickPorts, type Ports } from './ports.js';
 import { SandboxServer } from './sandbox-server.js';
+import { attachPaymentsSandbox } from './payments-sandbox.js';
 import { attachSandboxNetwork } from '@balcao/session-host/sandbox/index';
 import { MEDIA_BUCKET, startSqsS3 } from './sqs-s3.js';
 import { sessionHostProcess, type SessionHostControl } from './session-host.js';
@@ -109,6 +110,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       cognito: { region: cognito.region, endpoint: cognito.endpoint, userPoolId: cognito.userPoolId, userPoolClientId: cognito.userPoolClientId },
       admin: { email: opts.adminEmail, password: opts.adminPassword },
     };
+    const paymentsSandboxToken = crypto.randomBytes(24).toString('hex');
     // The functions' environment contract (functions/src/core/env.ts), set before any function module loads.
     const env: Record<string, string> = {
       AWS_REGION: 'us-east-1',
@@ -138,6 +140,10 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       ...(process.env.AZURE_TTS_URL ? { AZURE_TTS_URL: process.env.AZURE_TTS_URL } : {}),
       ...(process.env.GOOGLE_TOKEN_URL ? { GOOGLE_TOKEN_URL: process.env.GOOGLE_TOKEN_URL } : {}),
       ...(process.env.OUTSIDE_ALLOW_PRIVATE ? { OUTSIDE_ALLOW_PRIVATE: process.env.OUTSIDE_ALLOW_PRIVATE } : {}),
+      ...(process.env.ASAAS_API_URL ? { ASAAS_API_URL: process.env.ASAAS_API_URL } : {}),
+      // The sandbox payment provider (decision 61): the default on one machine; its pay button calls the webhook with this token.
+      PAYMENTS_SANDBOX_URL: endpoints.sandboxUrl,
+      PAYMENTS_SANDBOX_TOKEN: paymentsSandboxToken,
     };
     for (const q of manifestQueues) env[q.envVar] = sqsS3.queues[q.name].url;
     Object.assign(process.env, env);
@@ -147,6 +153,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     sandbox.route('GET', '/mailbox/{email}', (req) => mailbox.for(req.params.email));
     // The simulated WhatsApp network (issue 3 §3): its page, customer API and the device socket.
     const sandboxNetwork = attachSandboxNetwork(sandbox, { dir: path.join(dataDir, 'sandbox'), log: (line) => log('sandbox', line) });
+    attachPaymentsSandbox(sandbox, { dataDir, apiUrl: endpoints.apiUrl, token: paymentsSandboxToken, log });
     await sandbox.start(ports.sandbox);
     stops.push({ name: 'sandbox', stop: () => sandbox.stop() });
     // Stops first (reverse order): closes the device sockets and writes the state before the server closes.

@@ -37,6 +37,10 @@ import type { ApiChat, ApiChatMessage } from './contracts.js';
 import { chatListQuerySchema, chatMessageSchema, chatMessagesQuerySchema, chatReadSchema, chatSchema, chatUpdateSchema } from './schemas/chats.js';
 import type { ApiHelp } from './contracts.js';
 import { helpListQuerySchema, helpSchema, helpUpdateSchema } from './schemas/helps.js';
+import type { ApiInvoice, PixCheckout } from './contracts.js';
+import { invoiceListQuerySchema, subscriptionSchema } from './schemas/billing.js';
+import type { DashboardResult, DashboardTicketsDay, DashboardTicketsUsers } from './dashboard.js';
+import { dashboardChartQuerySchema, dashboardQuerySchema } from './schemas/dashboard.js';
 
 /**
  * The typed contracts of the routes the console calls (issue 15 §4): for each `METHOD /path` of
@@ -238,6 +242,14 @@ export const apiRoutes = {
   'GET /settings': {},
   'GET /settings/{key}': {},
   'PUT /settings/{key}': {},
+  // billing (issue 22 §2)
+  'GET /invoices/all': { query: invoiceListQuerySchema },
+  'GET /invoices/{id}': {},
+  'POST /subscription': { body: subscriptionSchema },
+  // dashboard (admins)
+  'GET /dashboard': { query: dashboardQuerySchema },
+  'GET /dashboard/ticketsUsers': { query: dashboardChartQuerySchema },
+  'GET /dashboard/ticketsDay': { query: dashboardChartQuerySchema },
 } as const satisfies Record<string, { query?: z.ZodType; body?: z.ZodType }>;
 
 export type ApiRoute = keyof typeof apiRoutes;
@@ -469,6 +481,12 @@ export interface ApiAnswers {
   'GET /settings': SettingItem[];
   'GET /settings/{key}': SettingItem;
   'PUT /settings/{key}': SettingItem;
+  'GET /invoices/all': { invoices: ApiInvoice[]; hasMore: boolean; count: number };
+  'GET /invoices/{id}': ApiInvoice;
+  'POST /subscription': PixCheckout;
+  'GET /dashboard': DashboardResult;
+  'GET /dashboard/ticketsUsers': DashboardTicketsUsers;
+  'GET /dashboard/ticketsDay': DashboardTicketsDay;
 }
 
 /** The answer of the password-reset steps. */

@@ -413,3 +413,39 @@ export interface ApiChatMessage {
   mediaName: string | null;
   createdAt: string;
 }
+
+/** An invoice as the API answers it (spec 003 §3: id, detail, value, dueDate, status; issue 22 §2). */
+export interface ApiInvoice {
+  id: number;
+  companyId: number;
+  /** The plan's name when the invoice was opened. */
+  detail: string;
+  /** BRL, two decimals. */
+  value: number;
+  dueDate: string;
+  /** `open` or `paid` (superseded ones are not listed). */
+  status: 'open' | 'paid';
+  paidAt: string | null;
+  /** The company's name (the super user's table). */
+  companyName?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `POST /subscription`'s answer (spec 003 §7): the Pix copy-and-paste code and the amount. */
+export interface PixCheckout {
+  qrcode: { qrcode: string; encodedImage?: string };
+  valor: { original: number };
+  invoiceId: number;
+  chargeId: string;
+}
+
+/** The super user's payment provider setting as answered (masked). */
+export interface ApiBillingSetting {
+  provider: 'asaas' | 'sandbox';
+  /** The Asaas API key, masked; '' when none. */
+  value: string;
+  webhookToken: string;
+  /** Whether the local sandbox provider is available (local runs). */
+  sandboxAvailable: boolean;
+}

@@ -71,6 +71,10 @@ export const ERROR_CODES = [
   // Internal chat (issue 21 §2): edits and deletes are the owner's; a one-to-one chat keeps two members.
   'ERR_CHAT_OWNER_ONLY',
   'ERR_CHAT_ONE_TO_ONE',
+  // Billing (issue 22 §2): an unknown invoice or charge; an invoice already paid; the payment provider failed or is not set.
+  'ERR_NO_INVOICE_FOUND',
+  'ERR_INVOICE_ALREADY_PAID',
+  'ERR_PAYMENT_PROVIDER',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

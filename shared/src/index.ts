@@ -33,3 +33,7 @@ export * from './dates.js';
 export * from './api-routes.js';
 export * from './business-hours.js';
 export * from './form-answers.js';
+export * from './billing.js';
+export * from './schemas/billing.js';
+export * from './dashboard.js';
+export * from './schemas/dashboard.js';

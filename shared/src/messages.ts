@@ -43,6 +43,17 @@ export const MSG = {
   campaignConnectionNotConnected: 'A conexão não está conectada',
   /** Help videos (decision 59): a YouTube video code (11 characters) or a YouTube address. */
   helpVideoInvalid: 'Código de vídeo inválido: use o código do YouTube (11 caracteres) ou o endereço do vídeo',
+  /** Checkout address step (spec 003 §5). */
+  fullNameRequired: 'O nome completo é obrigatório',
+  addressRequired: 'O Endereço é obrigatório',
+  cityRequired: 'Cidade é obrigatória',
+  zipRequired: 'CEP é obrigatório',
+  countryRequired: 'País é obrigatório',
+  /** Dashboard (spec 000 §2.5, §5): a filter needs at least one parameter. */
+  dashboardNoFilter: 'Parametrize o filtro',
+  dashboardInvalidDate: 'Data inválida',
+  dashboardRangeOrder: 'A data final deve ser igual ou posterior à inicial',
+  dashboardRangeTooLong: 'O período pode ter no máximo 366 dias',
 } as const;
 
 export const SCHEDULE_MEDIA_REFUSED = 'Apenas imagens png, jpg ou jpeg';

@@ -1,5 +1,5 @@
 import type { ApiCampaign, ApiContact, ApiContactList, ApiContactListItem, ApiMessage, ApiPrompt, ApiQueueIntegration, ApiQuickMessage, ApiTag, ApiTicket, TagCounts } from './contracts.js';
-import type { Connection, Queue, SettingItem, User } from './entities.js';
+import type { Company, Connection, Queue, SettingItem, User } from './entities.js';
 import type { Schedule } from './schemas/schedules.js';
 import type { ApiFileList } from './contracts.js';
 import type { ApiChat, ApiChatMessage } from './contracts.js';
@@ -67,7 +67,8 @@ export interface CompanyEventData {
    */
   chat: { action: 'create' | 'update'; chat: ApiChat } | { action: 'delete'; chatId: number } | { action: 'new-message'; chat: ApiChat; message: ApiChatMessage };
   notification: never;
-  payment: never;
+  /** An invoice paid (issue 22 §2): the company with its new due date (spec 003 §4). */
+  payment: { action: 'CONCLUIDA'; company: Company; invoiceId: number };
   queueIntegration: { action: 'create' | 'update'; queueIntegration: ApiQueueIntegration } | { action: 'delete'; integrationId: number };
   prompt: { action: 'create' | 'update'; prompt: ApiPrompt } | { action: 'delete'; promptId: number };
   ContactList: { action: 'create' | 'update'; record: ApiContactList } | { action: 'delete'; id: number };

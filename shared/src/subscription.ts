@@ -1,3 +1,5 @@
+import { addMonths as dfAddMonths } from 'date-fns/addMonths';
+import { TZDate } from '@date-fns/tz';
 import { formatInZone, zonedDayKey } from './dates.js';
 import { DEFAULT_TIME_ZONE } from './variables.js';
 
@@ -42,17 +44,16 @@ export function daysUntil(dueDate: string, now: Date = new Date()): number {
 export const shouldWarnDueDate = (dueDate: string | null | undefined, now: Date = new Date()) =>
   !!dueDate && daysUntil(dueDate, now) < 5;
 
-export function addMonths(iso: string, months: number): string {
-  const d = new Date(iso);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, lastDay));
-  return d.toISOString();
+/**
+ * `months` calendar months later, on the same day of the month, or the month's last day when it has
+ * fewer days (31/01 → 28/02); the time of day is kept. The calendar is UTC's by default, the one
+ * `isPastDue` counts days in (decision 61). date-fns does the calendar, @date-fns/tz the zone.
+ */
+export function addMonths(iso: string, months: number, timeZone = 'UTC'): string {
+  return new Date(dfAddMonths(new TZDate(Date.parse(iso), timeZone), months).getTime()).toISOString();
 }
 
-export const advanceDueDate = (iso: string, recurrence: Recurrence) => addMonths(iso, RECURRENCE_MONTHS[recurrence]);
+export const advanceDueDate = (iso: string, recurrence: Recurrence, timeZone = 'UTC') => addMonths(iso, RECURRENCE_MONTHS[recurrence] ?? 1, timeZone);
 
 export const TRIAL_DAYS = 3;
 export const trialDueDate = (now: Date = new Date()) => new Date(now.getTime() + TRIAL_DAYS * DAY).toISOString();

@@ -22,7 +22,7 @@ describe('side menu visibility', () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), t.admin.email, t.admin.password);
-    expect(await menuLabels(page)).toEqual(['Início', 'Atendimentos', 'Kanban', 'Respostas Rápidas', 'Tarefas', 'Contatos', 'Agendamentos', 'Tags', 'Chat Interno', 'Ajuda', 'API', 'Campanhas', 'Listas de Contatos', 'Configurações', 'Open.Ai', 'Integrações', 'Conexões', 'Lista de arquivos', 'Filas & Chatbot', 'Usuários', 'Configurações']);
+    expect(await menuLabels(page)).toEqual(['Atendimentos', 'Kanban', 'Respostas Rápidas', 'Tarefas', 'Contatos', 'Agendamentos', 'Tags', 'Chat Interno', 'Ajuda', 'API', 'Campanhas', 'Listas de Contatos', 'Configurações', 'Dashboard', 'Open.Ai', 'Integrações', 'Conexões', 'Lista de arquivos', 'Filas & Chatbot', 'Usuários', 'Financeiro', 'Configurações']);
     await page.goto(`${web()}/settings`);
     await page.getByRole('tab', { name: 'Opções' }).waitFor();
     expect(await page.getByRole('tab', { name: 'Empresas' }).count()).toBe(0);
@@ -57,7 +57,7 @@ describe('side menu visibility', () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
     await signInUi(page, web(), sup.email, sup.password);
-    expect(await menuLabels(page)).toEqual(['Início', 'Atendimentos', 'Kanban', 'Respostas Rápidas', 'Tarefas', 'Contatos', 'Agendamentos', 'Tags', 'Chat Interno', 'Ajuda', 'Informativos', 'API', 'Campanhas', 'Listas de Contatos', 'Configurações', 'Open.Ai', 'Integrações', 'Conexões', 'Lista de arquivos', 'Filas & Chatbot', 'Usuários', 'Configurações']);
+    expect(await menuLabels(page)).toEqual(['Atendimentos', 'Kanban', 'Respostas Rápidas', 'Tarefas', 'Contatos', 'Agendamentos', 'Tags', 'Chat Interno', 'Ajuda', 'Informativos', 'API', 'Campanhas', 'Listas de Contatos', 'Configurações', 'Dashboard', 'Open.Ai', 'Integrações', 'Conexões', 'Lista de arquivos', 'Filas & Chatbot', 'Usuários', 'Financeiro', 'Configurações']);
     await page.goto(`${web()}/settings`);
     await page.getByRole('tab', { name: 'Empresas' }).click();
     await page.getByRole('button', { name: 'Nova empresa' }).waitFor();

@@ -41,6 +41,8 @@ const HelpGallery = lazy(() => import('./pages/helps/HelpGallery'));
 const TodoList = lazy(() => import('./pages/todolist/TodoList'));
 const MessagesApi = lazy(() => import('./pages/messages-api/MessagesApi'));
 const Chats = lazy(() => import('./pages/chats/Chats'));
+const Financeiro = lazy(() => import('./pages/financeiro/Financeiro'));
+const Subscription = lazy(() => import('./pages/subscription/Subscription'));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 
@@ -113,6 +115,8 @@ export default function App() {
                     {/* The plan gate (useExternalApi) is the page's own, with the spec's toast. */}
                     <Route path="messages-api" element={<Suspense fallback={<Loading />}><MessagesApi /></Suspense>} />
                     <Route path="settings" element={<AdminOnly><Suspense fallback={<Loading />}><Settings /></Suspense></AdminOnly>} />
+                    <Route path="financeiro" element={<AdminOnly><Suspense fallback={<Loading />}><Financeiro /></Suspense></AdminOnly>} />
+                    <Route path="subscription" element={<AdminOnly><Suspense fallback={<Loading />}><Subscription /></Suspense></AdminOnly>} />
                     <Route path="*" element={<Navigate to="/" replace />} />
                   </Route>
                 </Routes>

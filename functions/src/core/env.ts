@@ -84,6 +84,20 @@ export const env = {
   get azureTtsUrl() {
     return opt('AZURE_TTS_URL') ?? 'https://{region}.tts.speech.microsoft.com';
   },
+  /** Asaas' API (issue 22 §2; tests point it at a local fake speaking its shapes). */
+  get asaasApiUrl() {
+    return opt('ASAAS_API_URL') ?? 'https://api.asaas.com/v3';
+  },
+  /**
+   * The local payment sandbox (the stack's sandbox server, `/payments`): set only on one machine,
+   * where it is the default provider; with it the token its pay button sends to the webhook.
+   */
+  get paymentsSandboxUrl() {
+    return opt('PAYMENTS_SANDBOX_URL');
+  },
+  get paymentsSandboxToken() {
+    return opt('PAYMENTS_SANDBOX_TOKEN');
+  },
   /** EventBridge Scheduler's group for the one-time timers (AWS; core/timers.ts). */
   get timerGroup() {
     return opt('TIMER_GROUP');

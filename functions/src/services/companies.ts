@@ -9,8 +9,9 @@ import {
   trialDueDate,
   type Company,
 } from '@balcao/shared';
-import { clean, getItem, nextId, queryAll, queryIndexAll, transact, tx, updateItem, deleteItem } from '../core/db.js';
-import { keys, integrationsPartition, promptsPartition } from '../table/keys.js';
+import { clean, getItem, isTransactionCanceled, nextId, queryAll, queryIndexAll, transact, tx, updateItem, deleteItem } from '../core/db.js';
+import { dueIndexUpdate, restartStoppedSessions, supersedeOpenInvoice } from './billing.js';
+import { keys, integrationsPartition, invoicesPartition, promptsPartition } from '../table/keys.js';
 import { deleteCompanyFileLists } from './file-lists.js';
 import { deleteCompanyCampaigns } from './campaigns.js';
 import { deleteCompanyContactLists } from './campaign-contact-lists.js';
@@ -25,7 +26,7 @@ const emailTaken = () =>
   new AppError(409, 'ERR_COMPANY_EMAIL_ALREADY_EXISTS', { fields: [{ field: 'email', message: 'ERR_COMPANY_EMAIL_ALREADY_EXISTS' }] });
 
 export const toApiCompany = (c: CompanyItem): Company => {
-  const { ticketListsSince: _internal, ...rest } = clean(c);
+  const { ticketListsSince: _internal, invoicedDueDate: _invoiced, blockedAt: _blocked, stoppedConnectionIds: _stopped, ...rest } = clean(c);
   // Companies made before issue 18 have the default week.
   return { ...rest, schedules: c.schedules ?? defaultSchedule() } as unknown as Company;
 };
@@ -105,6 +106,8 @@ export async function createCompany(input: unknown, opts: CreateCompanyOptions =
     createdAt: now,
     updatedAt: now,
   } as CompanyItem;
+  // The invoice job's index (decision 61).
+  Object.assign(item, dueIndexUpdate(item).set);
   return finishCreate(item, now, adminPassword, opts);
 }
 
@@ -163,9 +166,51 @@ export async function updateCompany(id: number, input: unknown): Promise<Company
       (i) => (i === 0 ? emailTaken() : undefined),
     );
   }
-  const updated = await updateItem<CompanyItem>(keys.company(id), { ...data, updatedAt: now });
+  const updated = await writeCompanyUpdate(current, data, now);
   invalidateCompanyCache(id);
+  // Unblocked by hand: the sessions the block stopped start again.
+  if (current.status === false && updated.status !== false) await restartStoppedSessions(id, current.stoppedConnectionIds);
   return toApiCompany(updated);
+}
+
+/**
+ * The company's update with its billing index kept true (decision 61): a due date moved by hand
+ * ('+ Vencimento') supersedes the open invoice of the old due date in the same transaction, so no
+ * stale open invoice stays due; a race with the job or a payment reads again.
+ */
+async function writeCompanyUpdate(read: CompanyItem, data: Record<string, unknown>, now: string): Promise<CompanyItem> {
+  let current = read;
+  for (let attempt = 0; ; attempt++) {
+    const next = { ...current, ...data } as CompanyItem;
+    const unblocked = current.status === false && next.status !== false;
+    const index = dueIndexUpdate(next);
+    const invoiceItems = 'dueDate' in data ? await supersedeOpenInvoice(current, next.dueDate) : [];
+    const set: Record<string, unknown> = { ...data, ...index.set, updatedAt: now };
+    const remove = [...index.remove, ...(unblocked ? ['blockedAt', 'stoppedConnectionIds'] : [])];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':readUpdatedAt': current.updatedAt };
+    const parts = Object.entries(set)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v], i) => ((names[`#s${i}`] = k), (values[`:s${i}`] = v), `#s${i} = :s${i}`));
+    const removes = remove.map((k, i) => ((names[`#r${i}`] = k), `#r${i}`));
+    try {
+      await transact([
+        tx.update(
+          keys.company(current.id),
+          `SET ${parts.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          values,
+          'attribute_exists(PK) AND updatedAt = :readUpdatedAt',
+          names,
+        ),
+        ...invoiceItems,
+      ]);
+    } catch (err) {
+      if (!isTransactionCanceled(err) || attempt >= 3) throw err;
+      current = await getCompanyItem(current.id);
+      continue;
+    }
+    return (await getItem<CompanyItem>(keys.company(current.id), true)) ?? getCompanyItem(current.id);
+  }
 }
 
 /** Every company, for the super user's table (a bounded admin list, paged in memory). */
@@ -206,7 +251,7 @@ async function removeCompanyRecords(company: CompanyItem) {
     if (it.entity !== 'user') await deleteItem({ PK: it.PK, SK: it.SK });
   }
   // Its integrations and prompts hold its sealed keys: they go with it.
-  for (const partition of [integrationsPartition(company.id), promptsPartition(company.id)]) {
+  for (const partition of [integrationsPartition(company.id), promptsPartition(company.id), invoicesPartition(company.id)]) {
     for (const it of await queryAll<{ PK: string; SK: string }>(partition)) await deleteItem({ PK: it.PK, SK: it.SK });
   }
   // Its file lists and their stored files (its campaign settings are in its own partition, above).

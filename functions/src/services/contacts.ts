@@ -31,6 +31,7 @@ import { queryPartition } from './contact-list.js';
 import { listConnectionItems } from './connections.js';
 
 import { refreshContactViews } from './contact-view.js';
+import { newContactsWrite } from './dashboard-stats.js';
 import { finishMerge, startMerge, type LidMarkerItem, type MergedContact } from './contact-merge.js';
 import { type ConnectionItem, type ContactItem, contactViewOf, sameContactView, type UserItem } from '../table/items.js';
 import { nowIso } from '../core/ports.js';
@@ -259,7 +260,7 @@ async function createFromWhatsApp(companyId: number, peer: Peer, betterName: str
     updatedAt: now,
   };
   await indexContact(companyId, undefined, item);
-  const items = [tx.put(item, 'attribute_not_exists(PK)'), countContacts(companyId, 1)];
+  const items = [tx.put(item, 'attribute_not_exists(PK)'), countContacts(companyId, 1), ...(await newContactsWrite(companyId, 1, now, id))];
   if (identity) items.push(tx.putUnique({ ...numberMarker(companyId, identity), entity: 'num', contactId: id }));
   if (lid) items.push(tx.putUnique({ ...lidMarker(companyId, lid), entity: 'lid', contactId: id }));
   try {
@@ -346,8 +347,8 @@ export async function createContact(identity: Identity, input: unknown): Promise
   await indexContact(companyId, undefined, item);
   const links = contactLinkOps(companyId, id, [], tagIds);
   await transact(
-    [tx.putUnique({ ...numberMarker(companyId, data.number), entity: 'num', contactId: id }), tx.put(item, 'attribute_not_exists(PK)'), countContacts(companyId, 1), ...links],
-    (i) => (i === 0 ? duplicated() : i >= 3 ? new AppError(400, 'ERR_VALIDATION', { message: 'Etiqueta inválida', fields: [{ field: 'tags', message: 'Etiqueta inválida' }] }) : undefined),
+    [tx.putUnique({ ...numberMarker(companyId, data.number), entity: 'num', contactId: id }), tx.put(item, 'attribute_not_exists(PK)'), countContacts(companyId, 1), ...links, ...(await newContactsWrite(companyId, 1, now, id))],
+    (i) => (i === 0 ? duplicated() : i >= 3 && i < 3 + links.length ? new AppError(400, 'ERR_VALIDATION', { message: 'Etiqueta inválida', fields: [{ field: 'tags', message: 'Etiqueta inválida' }] }) : undefined),
   );
   await publishContact(companyId, item, 'create');
   await publishTagCounts(companyId, tagIds);

@@ -5,6 +5,7 @@ import { visibleMessage } from './message-actions.js';
 import { sendInTicket, type OutgoingMessage } from './outbound.js';
 import { publishTicketChange } from './ticket-lifecycle.js';
 import { counterDeltas } from './ticket-counters.js';
+import { ticketStatsWrites } from './dashboard-stats.js';
 import { findOrCreateTicket, getTicketItem } from './tickets.js';
 import { connectionKey, contactKey, ticketIndexKeys, ticketKey } from '../table/keys.js';
 import { type ConnectionItem, type ContactItem, type MessageItem, ticketGuard, type TicketItem } from '../table/items.js';
@@ -72,7 +73,7 @@ async function ticketForForward(identity: Identity, contact: ContactItem, connec
     };
     Object.assign(next, ticketIndexKeys(next));
     try {
-      await transact([tx.put(next, guard.condition, guard.values), ...counterDeltas(current, next)]);
+      await transact([tx.put(next, guard.condition, guard.values), ...counterDeltas(current, next), ...(await ticketStatsWrites(current, next))]);
       await publishTicketChange(next, 'update', current);
       return next;
     } catch (err) {

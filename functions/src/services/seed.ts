@@ -6,6 +6,8 @@ import { createQueue, listQueueItems } from './queues.js';
 import { createConnection, listConnectionItems } from './connections.js';
 import { backfillSearchIndex, buildContactTicketLists, fillTicketContactViews, reindexContactNames } from './migrations.js';
 import { rebuildTicketCounters } from './ticket-counters.js';
+import { rebuildDashboardStats } from './dashboard-stats.js';
+import { backfillDueIndex } from './billing.js';
 import { log } from '../core/observability.js';
 import { type UserItem } from '../table/items.js';
 import { nowMs } from '../core/ports.js';
@@ -24,7 +26,7 @@ export const DEMO_QUEUES = [
  * Idempotent: a second start finds the super user and changes nothing.
  */
 /** Seed steps are versioned so an older `.local/` gets the newer steps once, and never again. */
-const SEED_VERSION = 7;
+const SEED_VERSION = 9;
 const seedMarker = keys.seed();
 
 export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number; demoConnectionId?: number }> {
@@ -85,6 +87,10 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
   if (applied < 6) for (const c of await listCompanies()) await buildContactTicketLists(c.id, (line) => log.info(line));
   // The contact's shown fields on each ticket (a page of tickets reads no contacts).
   if (applied < 7) for (const c of await listCompanies()) await fillTicketContactViews(c.id, (line) => log.info(line));
+  // The dashboard's aggregates (decision 60) of tickets stored before them: rebuilt once.
+  if (applied < 8) for (const c of await listCompanies()) await rebuildDashboardStats(c.id);
+  // Billing (decision 61): companies written before it get their due-index key, so the invoice job sees them.
+  if (applied < 9) log.info(`due index: ${await backfillDueIndex()} companies keyed`);
   if (applied < SEED_VERSION) await putItem({ ...seedMarker, entity: 'seed', version: SEED_VERSION, companyId });
   return { companyId, adminUserId, demoConnectionId };
 }

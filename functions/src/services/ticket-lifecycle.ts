@@ -38,6 +38,7 @@ import { loadRefs, ticketEvent, toApiTicket } from './ticket-view.js';
 import { log } from '../core/observability.js';
 import { type ConnectionItem, type ContactItem, type CurrentTicketMarker, type MessageItem, type QueueItem, ticketGuard, type TicketItem, type UserItem } from '../table/items.js';
 import { nowIso, nowMs } from '../core/ports.js';
+import { ticketStatsWrites } from './dashboard-stats.js';
 
 export const RATING_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -78,8 +79,9 @@ export async function commit(current: TicketItem, next: TicketItem, extra: Trans
   next.wv = guard.wv;
   Object.assign(next, ticketIndexKeys(next));
   try {
-    // The counter deltas go last: they carry no condition, so the indexes above stay the callers'.
-    await transact([tx.put(next, guard.condition, guard.values), ...extra, ...counterDeltas(current, next)], (i) => (i === 0 ? new Raced() : onExtraFailed?.(i - 1)));
+    // The counter and dashboard deltas go last: they carry no condition, so the indexes above stay the callers'.
+    const stats = await ticketStatsWrites(current, next);
+    await transact([tx.put(next, guard.condition, guard.values), ...extra, ...counterDeltas(current, next), ...stats], (i) => (i === 0 ? new Raced() : onExtraFailed?.(i - 1)));
   } catch (err) {
     if (isTransactionCanceled(err)) throw new Raced(); // transaction conflict: read again
     throw err;
@@ -175,7 +177,7 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
     tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
   ];
   if (status !== 'closed') items.push(claimMarker(companyId, whatsappId, contact.id, id, status));
-  items.push(...contactTicketWrites(companyId, contact.id, id), ...counterDeltas(null, ticket));
+  items.push(...contactTicketWrites(companyId, contact.id, id), ...counterDeltas(null, ticket), ...(await ticketStatsWrites(null, ticket)));
   for (let attempt = 0; ; attempt++) {
     try {
       await transact(items, (i) => (i === 2 ? new Raced() : undefined));

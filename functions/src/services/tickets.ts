@@ -1,6 +1,7 @@
 import { AppError, type TicketStatus } from '@balcao/shared';
 import { getItem, isTransactionConflict, nextId, transact, tx, isTransactionCanceled } from '../core/db.js';
 import { counterDeltas, countTicketChange } from './ticket-counters.js';
+import { ticketStatsWrites } from './dashboard-stats.js';
 import { currentMarker, ticketIndexKeys, ticketKey, uuidPointer } from '../table/keys.js';
 import { contactTicketWrites } from './search-index.js';
 import { settleContactView } from './contact-view.js';
@@ -111,6 +112,7 @@ export async function findOrCreateTicket(
               tx.update(marker, 'SET #s = :p REMOVE closedAt', { ':p': 'pending', ':c': 'closed', ':t': ticket.id }, '#s = :c AND ticketId = :t', { '#s': 'status' }),
               { Put: { TableName: process.env.TABLE_NAME!, Item: next, ConditionExpression: `${guard.condition} AND #s = :c`, ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ...guard.values, ':c': 'closed' } } },
               ...counterDeltas(ticket, next),
+              ...(await ticketStatsWrites(ticket, next)),
             ],
             () => new RaceLost(),
           );
@@ -146,6 +148,7 @@ export async function findOrCreateTicket(
           tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
           ...contactTicketWrites(companyId, contact.id, id),
           ...counterDeltas(null, ticket),
+          ...(await ticketStatsWrites(null, ticket)),
         ],
         () => new RaceLost(),
       );

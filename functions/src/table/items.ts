@@ -66,6 +66,10 @@ export interface HelpItem extends BaseItem {
 export interface CompanyItem extends BaseItem, Omit<Company, 'plan' | 'settings'> {
   /** Contacts made from then on have whole ticket lists (search-index.ts `ContactTicketList`). */
   ticketListsSince?: string;
+  /** Billing (decision 61): the due date of the last invoice opened; while blocked for being past due, when and which sessions were stopped. */
+  invoicedDueDate?: string | null;
+  blockedAt?: string;
+  stoppedConnectionIds?: number[];
 }
 
 export interface UserItem extends BaseItem {
@@ -681,4 +685,69 @@ export interface UserChatItem {
   entity: 'userChat';
   chatId: number;
   userId: number;
+}
+
+// ------------------------------------------------------------------ billing (issue 22 §2, decision 61)
+
+/** An invoice (`invoiceKey`): opened by the invoice job, paid by the provider's webhook. */
+export interface InvoiceItem {
+  PK: string;
+  SK: string;
+  GSI1PK?: string;
+  GSI1SK?: string;
+  entity: 'invoice';
+  id: number;
+  companyId: number;
+  detail: string;
+  value: number;
+  dueDate: string;
+  status: import('@balcao/shared').InvoiceStatus;
+  paidAt: string | null;
+  /** The provider's charge of the last checkout (Pix), and which provider made it. */
+  chargeId?: string;
+  chargeProvider?: 'asaas' | 'sandbox';
+  /** The Pix copy-and-paste code and QR image of that charge (a second checkout answers it again). */
+  pixPayload?: string;
+  pixImage?: string;
+  /** The webhook event that paid it. */
+  paidEvent?: string;
+  /** Set when a due date moved by hand superseded it (`cancelled`). */
+  supersededAt?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One invoice per company and due date (`invoiceDueMarker`). */
+export interface InvoiceDueMarker {
+  PK: string;
+  SK: string;
+  entity: 'invoiceDue';
+  invoiceId: number;
+}
+
+/** A provider's charge → its invoice (`chargeKey`). */
+export interface ChargeItem {
+  PK: string;
+  SK: string;
+  entity: 'charge';
+  provider: 'asaas' | 'sandbox';
+  chargeId: string;
+  companyId: number;
+  invoiceId: number;
+  createdAt: string;
+}
+
+/** The platform's payment provider (`billingConfigKey`): the Asaas key and webhook token, sealed; masks to answer. */
+export interface BillingConfigItem {
+  PK: string;
+  SK: string;
+  entity: 'billingConfig';
+  provider: 'asaas' | 'sandbox';
+  apiKeySealed: string | null;
+  apiKeyMask: string;
+  webhookTokenSealed: string | null;
+  webhookTokenMask: string;
+  /** SHA-256 (hex) of the webhook token: the webhook compares hashes, never opening the secret. */
+  webhookTokenHash: string | null;
+  updatedAt: string;
 }

@@ -165,6 +165,22 @@ export const timerConnectionSortKey = (cid: number, id: number) => `${cid}#${pad
 export const ticketCountersPartition = (cid: number) => `C#${cid}#TCNT`;
 export const ticketCounterSortKey = (f: { status: string; queueId: number | null; userId: number | null }) => `${f.status}#${pad(f.queueId ?? 0)}#${pad(f.userId ?? 0)}`;
 
+// ------------------------------------------------------------------ dashboard
+
+/**
+ * The dashboard's aggregates (decision 60): per company-day (the company's calendar), in
+ * DASHBOARD_DAY_SHARDS items a day so concurrent ticket writes rarely meet on one, and per agent-day.
+ * A period is two range Queries in one partition, whatever the ticket count.
+ */
+export const DASHBOARD_DAY_SHARDS = 4;
+export const dashboardPartition = (cid: number) => `C#${cid}#DASH`;
+export const dashboardDayKey = (cid: number, day: string, shard: number) => ({ PK: dashboardPartition(cid), SK: `D#${day}#${shard}` });
+export const dashboardAgentDayKey = (cid: number, day: string, userId: number) => ({ PK: dashboardPartition(cid), SK: `U#${day}#${pad(userId)}` });
+/** A past day's sum of its day and agent-day items (written once the day is over: they no longer change). */
+export const dashboardRollupKey = (cid: number, day: string) => ({ PK: dashboardPartition(cid), SK: `R#${day}` });
+/** Bounds of a period's day items (`D#`), agent-day items (`U#`) or rollups (`R#`), `from`..`to` inclusive (YYYY-MM-DD). */
+export const dashboardRange = (kind: 'D' | 'U' | 'R', from: string, to: string) => ({ from: `${kind}#${from}`, to: `${kind}#${to}#~` });
+
 // ------------------------------------------------------------------ messages
 
 /** A message in its ticket's partition, numbered densely (decision 16). */
@@ -322,3 +338,27 @@ export const chatMessagePrefix = () => 'MSG#';
 export const userChatsPartition = (cid: number, userId: number) => `C#${cid}#CHATS#${pad(userId)}`;
 export const userChatKey = (cid: number, userId: number, chatId: number) => ({ PK: userChatsPartition(cid, userId), SK: `CH#${pad(chatId)}` });
 export const userChatPrefix = () => 'CH#';
+
+// ------------------------------------------------------------------ billing (issue 22 §2, decision 61)
+
+/** A company's invoices: one partition (one invoice a month: tens over the years, listed whole). */
+export const invoicesPartition = (cid: number) => `C#${cid}#INV`;
+export const invoiceKey = (cid: number, id: number) => ({ PK: invoicesPartition(cid), SK: `I#${pad(id)}` });
+export const invoicePrefix = () => 'I#';
+/** One invoice per company and due date: put with the invoice, `attribute_not_exists(PK)` (two job runs open one). */
+export const invoiceDueMarker = (cid: number, dueDate: string) => ({ PK: invoicesPartition(cid), SK: `D#${dueDate}` });
+/** Every company's invoices for the super user (GSI1), newest due date first when read backwards. */
+export const ALL_INVOICES = 'INVOICES';
+export const allInvoicesKeys = (cid: number, id: number, dueDate: string) => ({ GSI1PK: ALL_INVOICES, GSI1SK: `${dueDate}#${pad(cid)}#${pad(id)}` });
+/** A provider's charge → its invoice (the webhook names only the charge). */
+export const chargeKey = (provider: string, chargeId: string) => ({ PK: `CHARGE#${provider}#${chargeId}`, SK: 'CHARGE' });
+/**
+ * The invoice job's index (GSI4, sparse, on the company item): `GSI4SK` is when the job must next
+ * look at the company (`billingLookAt` in shared/src/billing.ts): its invoice window's start, then
+ * its blocking instant; absent while blocked or without a due date.
+ */
+export const COMPANY_DUE = 'COMPANYDUE';
+export const companyDueKeys = (cid: number, lookAt: number | undefined) =>
+  lookAt === undefined ? undefined : { GSI4PK: COMPANY_DUE, GSI4SK: `${new Date(lookAt).toISOString()}#${pad(cid)}` };
+/** The platform's payment provider setting (the `asaas` key and webhook token, sealed). */
+export const billingConfigKey = () => ({ PK: 'BILLING', SK: 'CONFIG' });

@@ -4,12 +4,12 @@ import { expireStalePresence } from '../services/presence.js';
 import { sweepTicketTimers } from '../services/ticket-timers.js';
 import { sweepSchedules } from '../services/schedules.js';
 import { sweepCampaigns } from '../services/campaign-dispatch.js';
+import { sweepInvoices } from '../services/billing.js';
 import { lambdaHandler } from '../core/lambda.js';
 
 /**
  * Runs every minute (EventBridge rule; locally a timer) and does what is due (DESIGN §7). Each job
- * is idempotent, so an overlapping or repeated run changes nothing twice. Later work adds
- * invoices here.
+ * is idempotent, so an overlapping or repeated run changes nothing twice.
  */
 export const jobs: Record<string, (now: number) => Promise<number>> = {
   presence: (now) => expireStalePresence(now),
@@ -19,6 +19,8 @@ export const jobs: Record<string, (now: number) => Promise<number>> = {
   schedules: async (now) => (await sweepSchedules(now)).length,
   // Campaign starts due soon (enqueued to their second) and lanes whose chain of jobs stopped.
   campaigns: (now) => sweepCampaigns(now),
+  // Invoices of companies due within 10 days, and blocking 3 days past due (issue 22 §2; decision 61).
+  invoices: (now) => sweepInvoices(now),
 };
 
 export const handler = lambdaHandler(async function handler(event?: Partial<ScheduledEvent>): Promise<Record<string, number | string>> {

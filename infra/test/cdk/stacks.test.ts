@@ -275,9 +275,10 @@ describe('api stack', () => {
       expect(doc, handler).toContain('sqs:SendMessage');
       expect(doc, handler).not.toContain('dynamodb:Scan');
       expect(doc, handler).not.toContain('execute-api:ManageConnections');
-      // Only the integrations router seals and opens outside-service secrets (decision 51).
-      expect(doc.includes('kms:GenerateDataKey'), handler).toBe(handler === 'integrations');
-      expect(doc.includes('kms:Decrypt'), handler).toBe(handler === 'integrations');
+      // The integrations router seals and opens outside-service secrets (decision 51); the settings
+      // router only seals the super user's Asaas key and the invoices router only opens it (decision 61).
+      expect(doc.includes('kms:GenerateDataKey'), handler).toBe(['integrations', 'settings'].includes(handler));
+      expect(doc.includes('kms:Decrypt'), handler).toBe(['integrations', 'invoices'].includes(handler));
     }
   });
 
@@ -384,6 +385,17 @@ describe('workers stack', () => {
       State: 'ENABLED',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fnLogicalId(s.stacks.workers.sweeper), 'Arn'] } })],
     });
+  });
+
+  it("lets the sweeper send the session host's commands (a blocked company's stop, decision 61) to every outbound queue", () => {
+    const roleId = logicalId(s.stacks.workers.sweeper.fn.role!);
+    const policies = Object.values(resources(s.templates.workers, 'AWS::IAM::Policy')).filter((p) => JSON.stringify(p.Properties.Roles).includes(roleId));
+    const sends = JSON.stringify(policies.flatMap((p) => p.Properties.PolicyDocument.Statement).filter((st: { Action: unknown }) => JSON.stringify(st.Action).includes('sqs:SendMessage')));
+    const outbound = queues.filter((q) => q.worker === null);
+    expect(outbound.length).toBeGreaterThan(0);
+    for (const q of outbound) expect(sends, q.name).toContain(logicalId(s.stacks.data.queue(q.name).queue));
+    const env = JSON.stringify(resources(s.templates.workers, 'AWS::Lambda::Function')[fnLogicalId(s.stacks.workers.sweeper)].Properties.Environment);
+    for (const q of outbound) expect(env, q.envVar).toContain(q.envVar);
   });
 
   it('alarms on the visible messages of every DLQ', () => {

@@ -40,7 +40,8 @@ const superOnly = (u: User) => !!u.super;
 
 /** Spec 000 §2.2: every page of the menu, in order, with who sees it. */
 export const MENU: MenuItem[] = [
-  { to: '/', label: 'menu.home', icon: 'home', section: 'main' },
+  // `/` is the dashboard for admins (spec 000 §2.2: an administration item), the welcome page for others.
+  { to: '/', label: 'menu.home', icon: 'home', section: 'main', when: (u) => !isAdminProfile(u.profile) },
   { to: '/tickets', label: 'menu.tickets', icon: 'queue', section: 'main' },
   { to: '/kanban', label: 'menu.kanban', icon: 'kanban', section: 'main', when: flag('useKanban') },
   { to: '/quick-messages', label: 'menu.quickMessages', icon: 'bolt', section: 'main' },
@@ -58,12 +59,16 @@ export const MENU: MenuItem[] = [
   { to: '/campaigns', label: 'menu.campaigns', icon: 'campaign', section: 'campaigns' },
   { to: '/contact-lists', label: 'menu.contactLists', icon: 'contactList', section: 'campaigns' },
   { to: '/campaigns-config', label: 'menu.campaignsConfig', icon: 'tune', section: 'campaigns' },
+  { to: '/', label: 'menu.dashboard', icon: 'dashboard', section: 'admin' },
   { to: '/prompts', label: 'menu.prompts', icon: 'sparkle', section: 'admin', when: flag('useOpenAi') },
   { to: '/queue-integration', label: 'menu.integrations', icon: 'hub', section: 'admin', when: flag('useIntegrations') },
   { to: '/connections', label: 'menu.connections', icon: 'connections', section: 'admin', badge: 'connections' },
   { to: '/files', label: 'menu.files', icon: 'fileList', section: 'admin' },
   { to: '/queues', label: 'menu.queues', icon: 'queue', section: 'admin' },
   { to: '/users', label: 'menu.users', icon: 'users', section: 'admin' },
+  // Billing (issue 22 §2): the company's invoices (every company's for the super user),
+  // before Settings as in spec 000 §2.2.
+  { to: '/financeiro', label: 'menu.financeiro', icon: 'report', section: 'admin' },
   { to: '/settings', label: 'menu.settings', icon: 'settings', section: 'admin' },
 ];
 

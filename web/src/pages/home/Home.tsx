@@ -1,14 +1,20 @@
+import { lazy } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { Badge, Card, Flex, Heading, Text } from '@aws-amplify/ui-react';
+import { isAdminProfile } from '@balcao/shared';
 import { useAuth } from '../../auth/AuthContext';
 import { visibleItems } from '../../shell/menu';
 import { Icon } from '../../ui/icons';
+
+/** Admins' home is the dashboard (spec 000 §2.5), in its own chunk; everyone else gets the welcome page. */
+const Dashboard = lazy(() => import('../dashboard/Dashboard'));
 
 export default function Home() {
   const { t } = useTranslation();
   const { user } = useAuth();
   if (!user) return null;
+  if (isAdminProfile(user.profile)) return <Dashboard />;
   const shortcuts = visibleItems(user).filter((i) => i.to !== '/');
   return (
     <Flex direction="column" gap="1.25rem" className="home">

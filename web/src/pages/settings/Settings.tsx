@@ -6,6 +6,7 @@ import { useAuth } from '../../auth/AuthContext';
 import { Loading } from '../../shell/Loading';
 import Options from './Options';
 import { useSettings } from './useSettings';
+const AsaasSetting = lazy(() => import('./AsaasSetting'));
 
 const Companies = lazy(() => import('./Companies'));
 const Plans = lazy(() => import('./Plans'));
@@ -17,7 +18,19 @@ export default function Settings() {
   const { user } = useAuth();
   const settings = useSettings();
   const [tab, setTab] = useState('options');
-  const items = [{ label: t('settings.tabOptions'), value: 'options', content: <Options settings={settings} /> }];
+  const items = [
+    {
+      label: t('settings.tabOptions'),
+      value: 'options',
+      // The super user's payment provider key (decision 61) closes the options.
+      content: (
+        <>
+          <Options settings={settings} />
+          {user?.super && <Suspense fallback={<Loading />}><AsaasSetting /></Suspense>}
+        </>
+      ),
+    },
+  ];
   // Spec 003 §2: the company's business hours, only while the schedule type is the company's.
   if (isAdminProfile(user?.profile) && settings.value('scheduleType') === 'company') {
     items.push({ label: t('settings.tabSchedules'), value: 'schedules', content: <Suspense fallback={<Loading />}><CompanySchedules /></Suspense> });

@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button, Card, Flex, Heading, PasswordField, Text } from '@aws-amplify/ui-react';
+import { billingApi } from '../../api/billing';
+import { toastError } from '../../api/errors';
+import { toast } from '../../ui/toast';
+
+/**
+ * The super user's payment provider setting (decision 61): the Asaas API key and webhook token,
+ * shown masked; sending a mask back keeps the stored value, an empty key returns to the sandbox.
+ */
+export default function AsaasSetting() {
+  const { t } = useTranslation();
+  const [key, setKey] = useState('');
+  const [token, setToken] = useState('');
+  const [provider, setProvider] = useState('');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    void billingApi.providerSetting().then(
+      (s) => (setKey(s.value), setToken(s.webhookToken), setProvider(s.provider)),
+      () => undefined,
+    );
+  }, []);
+  const save = async () => {
+    setBusy(true);
+    try {
+      const s = await billingApi.saveProviderSetting({ value: key, webhookToken: token });
+      setKey(s.value);
+      setToken(s.webhookToken);
+      setProvider(s.provider);
+      toast.success(t('billing.asaasSaved'));
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card variation="outlined" data-testid="asaas-setting">
+      <Flex direction="column" gap="0.5rem">
+        <Heading level={5}>{t('billing.asaasTitle')}</Heading>
+        {provider && <Text fontSize="small">{t('billing.asaasProvider', { provider })}</Text>}
+        <PasswordField label={t('billing.asaasKey')} value={key} autoComplete="off" onChange={(e) => setKey(e.target.value)} data-testid="asaas-key" />
+        <PasswordField label={t('billing.asaasToken')} value={token} autoComplete="off" onChange={(e) => setToken(e.target.value)} data-testid="asaas-token" />
+        <Flex justifyContent="flex-end">
+          <Button variation="primary" isLoading={busy} onClick={() => void save()} data-testid="asaas-save">
+            {t('billing.asaasSave')}
+          </Button>
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}
