@@ -96,6 +96,24 @@ const whole = (v: string | undefined, name: string, min = 1) => {
   return n;
 };
 
+/** The tickets data set's sizes (the tickets and dashboard parts share it through --data-dir). */
+function ticketsDataOptions() {
+  const pendingShare = num(args['pending-share'], 'pending-share');
+  const openShare = num(args['open-share'], 'open-share');
+  // Each contact's newest ticket is the only one that may still be open (one per chat).
+  if (pendingShare + openShare > 0.5) throw new Error('--pending-share + --open-share must be at most 0.5');
+  return {
+    tickets: whole(args.tickets, 'tickets', 2),
+    messagesPerTicket: whole(args['messages-per-ticket'], 'messages-per-ticket'),
+    otherCompanies: whole(args['other-companies'], 'other-companies', 0),
+    otherTickets: whole(args['other-tickets'], 'other-tickets', 2),
+    agents: whole(args.agents, 'agents'),
+    pendingShare,
+    openShare,
+    concurrency: whole(args['write-concurrency'], 'write-concurrency'),
+  };
+}
+
 const startedAt = Date.now();
 const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s`;
 const say = (line: string) => process.stdout.write(`[bench ${elapsed()}] ${line}\n`);
@@ -249,39 +267,16 @@ try {
         const { dashboardBench } = await import('./dashboard.js');
         results.dashboard = await dashboardBench(
           { endpoints: stack.endpoints, sup, dataDir, table: TABLE_NAME, log },
-          {
-            tickets: whole(args.tickets, 'tickets', 2),
-            messagesPerTicket: whole(args['messages-per-ticket'], 'messages-per-ticket'),
-            otherCompanies: whole(args['other-companies'], 'other-companies', 0),
-            otherTickets: whole(args['other-tickets'], 'other-tickets', 2),
-            agents: whole(args.agents, 'agents'),
-            pendingShare: num(args['pending-share'], 'pending-share'),
-            openShare: num(args['open-share'], 'open-share'),
-            concurrency: whole(args['write-concurrency'], 'write-concurrency'),
-            clients: whole(args.clients, 'clients'),
-            requests: whole(args.requests, 'requests'),
-            warmup: whole(args.warmup, 'warmup', 0),
-          },
+          { ...ticketsDataOptions(), clients: whole(args.clients, 'clients'), requests: whole(args.requests, 'requests'), warmup: whole(args.warmup, 'warmup', 0) },
         );
         const missed = (results.dashboard as { results: { name: string; pass: boolean }[] }).results.filter((x) => !x.pass).map((x) => x.name);
         if (missed.length) say(`dashboard: targets missed: ${missed.join('; ')}`);
       } else if (part === 'tickets') {
         const { ticketsBench } = await import('./tickets.js');
-        const pendingShare = num(args['pending-share'], 'pending-share');
-        const openShare = num(args['open-share'], 'open-share');
-        // Each contact's newest ticket is the only one that may still be open (one per chat).
-        if (pendingShare + openShare > 0.5) throw new Error('--pending-share + --open-share must be at most 0.5');
         ticketsResult = await ticketsBench(
           { endpoints: stack.endpoints, sup, dataDir, table: TABLE_NAME, log },
           {
-            tickets: whole(args.tickets, 'tickets', 2),
-            messagesPerTicket: whole(args['messages-per-ticket'], 'messages-per-ticket'),
-            otherCompanies: whole(args['other-companies'], 'other-companies', 0),
-            otherTickets: whole(args['other-tickets'], 'other-tickets', 2),
-            agents: whole(args.agents, 'agents'),
-            pendingShare,
-            openShare,
-            concurrency: whole(args['write-concurrency'], 'write-concurrency'),
+            ...ticketsDataOptions(),
             clients: whole(args.clients, 'clients'),
             requests: whole(args.requests, 'requests'),
             warmup: whole(args.warmup, 'warmup', 0),

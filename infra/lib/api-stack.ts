@@ -40,7 +40,8 @@ export const ROUTER_ACCESS: Record<string, { cognitoAdmin?: boolean; media?: 're
   // Users are created, renamed and deleted in Cognito by the API; their photos are media objects.
   users: { cognitoAdmin: true, media: 'readwrite' },
   // Sign-up (/companies/cadastro) and super-user company administration create and remove users.
-  companies: { cognitoAdmin: true, media: 'readwrite' },
+  // A company blocked or unblocked by hand stops or starts its WhatsApp sessions (commands).
+  companies: { cognitoAdmin: true, media: 'readwrite', sendTo: ['realtime', ...OUTBOUND_QUEUES] },
   // Connection changes and session actions are commands for the session host.
   whatsapp: { sendTo: ['realtime', ...OUTBOUND_QUEUES] },
   // Sending stores media and hands the message to the session host.

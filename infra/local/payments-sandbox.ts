@@ -6,7 +6,8 @@ import type { Log } from './http-util.js';
 
 /**
  * The sandbox payment provider (issue 22 §2, decision 61): a stand-in for Asaas on one machine.
- * The functions' sandbox provider makes a Pix charge with `POST /payments`; the charge is paid by
+ * The functions' sandbox provider makes a Pix charge with `POST /payments` (and deletes one with
+ * `DELETE /payments/{id}`); the charge is paid by
  * `POST /payments/{id}/pay` (or the button of the `/payments` page), which calls the platform's
  * webhook exactly as Asaas does: `POST {apiUrl}/subscription/webhook`, header `asaas-access-token`,
  * body `{id, event: 'PAYMENT_RECEIVED', dateCreated, payment: {object, id, customer, value, netValue,
@@ -69,6 +70,19 @@ export function attachPaymentsSandbox(sandbox: SandboxServer, opts: { dataDir: s
     charges.set(id, charge);
     save();
     return { id, value, status: charge.status, payload: charge.payload, billingType: 'PIX' };
+  });
+
+  /** Deletes a charge not yet paid (Asaas' `DELETE /payments/{id}`): a checkout that lost a race cancels its charge. */
+  sandbox.route('DELETE', '/payments/{id}', (req, res) => {
+    const charge = charges.get(req.params.id);
+    if (!charge || charge.status !== 'PENDING') {
+      res.writeHead(charge ? 400 : 404, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ message: charge ? 'charge already paid' : 'charge not found' }));
+    }
+    charges.delete(charge.id);
+    save();
+    opts.log('payments', `${charge.id} deleted`);
+    return { deleted: true, id: charge.id };
   });
 
   sandbox.route('GET', '/payments.json', () => [...charges.values()].sort((a, b) => b.dateCreated.localeCompare(a.dateCreated)));

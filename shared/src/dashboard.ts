@@ -18,6 +18,8 @@ export interface DashboardCounters {
   avgSupportTime: number | null;
   /** Average minutes from queued to accepted of the tickets accepted in the period; null with none. */
   avgWaitTime: number | null;
+  /** Average minutes from queued to an agent's first answer, of the first answers given in the period; null with none. */
+  avgFirstResponseTime: number | null;
   /** Average rating (1 to 3) given in the period; null with none. */
   ratingAverage: number | null;
   ratingCount: number;
@@ -30,6 +32,7 @@ export interface DashboardAttendant {
   /** Tickets this agent closed in the period. */
   tickets: number;
   avgSupportTime: number | null;
+  avgFirstResponseTime: number | null;
   /** Average rating (1 to 3) of the tickets this agent served; null with none. */
   rating: number | null;
   ratingCount: number;

@@ -39,6 +39,8 @@ export interface Company {
   dueDate: string | null;
   recurrence: Recurrence;
   trialExpiration: string | null;
+  /** Left out of billing (decision 61): the platform's own company; set by the seed or the super user. */
+  billingExempt?: boolean;
   document?: string;
   addressZipCode?: string;
   addressStreet?: string;

@@ -191,6 +191,22 @@ export const isTransactionConflict = (err: unknown) =>
 /** A short, growing, jittered pause before running a conflicting transaction again. */
 export const conflictPause = (attempt: number) => new Promise((r) => setTimeout(r, 10 * 2 ** attempt * (0.5 + Math.random())));
 
+/**
+ * `transact`, run again (up to `attempts` times, with a growing pause) while it is cancelled only by
+ * a conflict with another transaction: for writes whose items are shared counters (usage, the
+ * dashboard's day items) and that need no fresh read to be retried.
+ */
+export async function transactRetryingConflicts(items: TransactItem[], onConditionFailed?: (index: number) => Error | undefined, attempts = 6): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await transact(items, onConditionFailed);
+    } catch (err) {
+      if (!isTransactionConflict(err) || attempt >= attempts - 1) throw err;
+      await conflictPause(attempt);
+    }
+  }
+}
+
 /** Allocates the next id of an entity within a company (or globally with companyId 0). */
 export const nextId = (companyId: number, entity: string): Promise<number> => reserveIds(companyId, entity, 1);
 

@@ -45,7 +45,8 @@ export async function loadCompanyAndPlan(companyId: number, fresh = false) {
 export function assertCompanyActive(company: CompanyItem, isSuper: boolean) {
   if (isSuper) return;
   if (company.status === false) throw new AppError(403, 'ERR_COMPANY_BLOCKED', { message: blockedMessage });
-  if (company.dueDate && isPastDue(company.dueDate)) {
+  // The platform's own company is never billed (decision 61): its due date does not lock it.
+  if (company.dueDate && !company.billingExempt && isPastDue(company.dueDate)) {
     throw new AppError(403, 'ERR_SUBSCRIPTION_EXPIRED', { message: pastDueMessage(company.dueDate), details: { dueDate: company.dueDate } });
   }
 }

@@ -2,6 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   AppError,
   INVOICES_PAGE,
+  RECURRENCE_MONTHS,
+  addMonths,
   PAID_EVENTS,
   advanceDueDate,
   asaasSettingSchema,
@@ -16,6 +18,7 @@ import {
   paymentWebhookSchema,
   subscriptionSchema,
   defaultSchedule,
+  zonedDayKey,
   type ApiInvoice,
   type Company,
   type PixCheckout,
@@ -44,6 +47,7 @@ import {
 } from '../table/keys.js';
 import type { BillingConfigItem, ChargeItem, CompanyItem, ConnectionItem, InvoiceItem, PlanItem } from '../table/items.js';
 import { asaasProvider, sandboxProvider, type PaymentProvider } from './payments.js';
+import { settingValue } from './settings.js';
 
 /**
  * Billing (issue 22 §2; server-behaviour §13; decision 61): the invoice job (run by the sweeper),
@@ -61,10 +65,14 @@ const noInvoice = () => new AppError(404, 'ERR_NO_INVOICE_FOUND');
  * The company's billing index keys for its state after a write: SET them, or REMOVE them when the
  * job never needs to look at it. Every write of `dueDate`, `status` or `invoicedDueDate` goes through it.
  */
-export function dueIndexUpdate(c: { id: number; status: boolean; dueDate: string | null | undefined; invoicedDueDate?: string | null }) {
-  const k = companyDueKeys(c.id, billingLookAt(c));
+export function dueIndexUpdate(c: BillingState) {
+  const k = companyDueKeys(c.id, lookAt(c));
   return k ? { set: k, remove: [] as string[] } : { set: {}, remove: ['GSI4PK', 'GSI4SK'] };
 }
+
+type BillingState = { id: number; status: boolean; dueDate: string | null | undefined; invoicedDueDate?: string | null; billingExempt?: boolean };
+/** `billingLookAt`, except for a company left out of billing (the platform's own): never looked at. */
+const lookAt = (c: BillingState) => (c.billingExempt ? undefined : billingLookAt(c));
 
 /**
  * Seed step 9 (decision 61): companies written before billing have no due-index key, so the job
@@ -76,16 +84,16 @@ export function dueIndexUpdate(c: { id: number; status: boolean; dueDate: string
 export async function backfillDueIndex(read?: (CompanyItem & { GSI4PK?: string; GSI4SK?: string })[]): Promise<number> {
   let written = 0;
   for (const c of read ?? (await queryIndexAll<CompanyItem & { GSI4PK?: string; GSI4SK?: string }>('GSI1', keys.companyList()))) {
-    const want = companyDueKeys(c.id, billingLookAt(c));
+    const want = companyDueKeys(c.id, lookAt(c));
     if (want ? c.GSI4PK === want.GSI4PK && c.GSI4SK === want.GSI4SK : c.GSI4PK === undefined && c.GSI4SK === undefined) continue;
-    const names: Record<string, string> = { '#st': 'status', '#due': 'dueDate', '#inv': 'invoicedDueDate' };
+    const names: Record<string, string> = { '#st': 'status', '#due': 'dueDate', '#inv': 'invoicedDueDate', '#ex': 'billingExempt' };
     const values: Record<string, unknown> = {};
     const same = (name: string, v: unknown, k: string) => {
       if (v === undefined || v === null) return `(attribute_not_exists(${name}) OR ${name} = :null)`;
       values[k] = v;
       return `${name} = ${k}`;
     };
-    const condition = ['attribute_exists(PK)', same('#st', c.status, ':st'), same('#due', c.dueDate, ':due'), same('#inv', c.invoicedDueDate, ':inv')].join(' AND ');
+    const condition = ['attribute_exists(PK)', same('#st', c.status, ':st'), same('#due', c.dueDate, ':due'), same('#inv', c.invoicedDueDate, ':inv'), same('#ex', c.billingExempt, ':ex')].join(' AND ');
     if (condition.includes(':null')) values[':null'] = null;
     try {
       await updateItem(keys.company(c.id), want ?? {}, { condition, names, values, remove: want ? [] : ['GSI4PK', 'GSI4SK'] });
@@ -129,7 +137,7 @@ export async function sweepInvoices(now = nowMs()): Promise<number> {
   for (const listed of await dueCompanies(now)) {
     // The index may lag a write: decide on the company as it is now.
     const c = await getItem<CompanyItem>(keys.company(listed.id), true);
-    if (!c || c.status === false || !c.dueDate) continue;
+    if (!c || c.status === false || !c.dueDate || c.billingExempt) continue;
     try {
       if (c.invoicedDueDate !== c.dueDate && now >= invoiceOpensAt(c.dueDate)) done += (await openInvoice(c)) ? 1 : 0;
       else if (c.invoicedDueDate === c.dueDate && now >= blockAt(c.dueDate)) done += (await blockCompany(c)) ? 1 : 0;
@@ -168,7 +176,9 @@ export async function openInvoice(c: CompanyItem): Promise<InvoiceItem | undefin
     await transact([
       tx.put({ ...invoiceDueMarker(c.id, dueDate), entity: 'invoiceDue', invoiceId: id }, 'attribute_not_exists(PK)'),
       tx.put(invoice, 'attribute_not_exists(PK)'),
-      companyUpdate(c.id, { invoicedDueDate: dueDate, ...index.set }, index.remove, 'dueDate = :expectDue AND #status = :true', { ':expectDue': dueDate, ':true': true }),
+      // updatedAt too: a company update conditional on the updatedAt it read ('+ Vencimento') must
+      // see that an invoice was opened meanwhile, or it would leave that invoice open and stale.
+      companyUpdate(c.id, { invoicedDueDate: dueDate, updatedAt: now, ...index.set }, index.remove, 'dueDate = :expectDue AND #status = :true', { ':expectDue': dueDate, ':true': true }),
     ]);
   } catch (err) {
     if (!isTransactionCanceled(err)) throw err;
@@ -232,23 +242,30 @@ export async function restartStoppedSessions(companyId: number, ids: number[] | 
 /**
  * The transaction items that keep invoices true when a company's due date is changed by hand
  * (`+ Vencimento`, the companies form): the open invoice of the old due date is superseded
- * (`cancelled`, its marker kept so the job never reopens it), conditional on it still being open.
+ * (`cancelled`, conditional on it still being open) and its due-date marker deleted, so a due date
+ * moved back to that date gets a new invoice from the job. `clearInvoiced`: the company's
+ * `invoicedDueDate` no longer names a payable invoice and is removed in the same write.
  */
-export async function supersedeOpenInvoice(c: CompanyItem, newDueDate: string | null | undefined): Promise<TransactItem[]> {
-  if (!c.dueDate || newDueDate === c.dueDate) return [];
+export async function supersedeOpenInvoice(c: CompanyItem, newDueDate: string | null | undefined): Promise<{ items: TransactItem[]; clearInvoiced: boolean }> {
+  const none = { items: [], clearInvoiced: false };
+  if (!c.dueDate || newDueDate === c.dueDate) return none;
   const marker = await getItem<{ invoiceId: number }>(invoiceDueMarker(c.id, c.dueDate), true);
-  if (!marker) return [];
+  if (!marker) return none;
   const inv = await getItem<InvoiceItem>(invoiceKey(c.id, marker.invoiceId), true);
-  if (!inv || inv.status !== 'open') return [];
-  return [
-    tx.update(
-      invoiceKey(c.id, inv.id),
-      'SET #st = :cancelled, supersededAt = :now, updatedAt = :now',
-      { ':cancelled': 'cancelled', ':open': 'open', ':now': nowIso() },
-      '#st = :open',
-      { '#st': 'status' },
-    ),
-  ];
+  if (!inv || inv.status !== 'open') return none;
+  return {
+    items: [
+      tx.update(
+        invoiceKey(c.id, inv.id),
+        'SET #st = :cancelled, supersededAt = :now, updatedAt = :now',
+        { ':cancelled': 'cancelled', ':open': 'open', ':now': nowIso() },
+        '#st = :open',
+        { '#st': 'status' },
+      ),
+      tx.delete(invoiceDueMarker(c.id, c.dueDate), 'invoiceId = :inv', { ':inv': inv.id }),
+    ],
+    clearInvoiced: c.invoicedDueDate === c.dueDate,
+  };
 }
 
 // ------------------------------------------------------------------ invoices list
@@ -332,7 +349,8 @@ export async function billingSettingView(): Promise<SettingItem & { webhookToken
 
 /**
  * `PUT /settings/asaas` (super user): the Asaas API key and the webhook token, sealed with the
- * secrets box; a mask sent back keeps what is stored; an empty key goes back to the sandbox.
+ * secrets box; a mask sent back keeps what is stored, and so does an empty token; an empty key goes
+ * back to the sandbox.
  */
 export async function saveBillingSetting(input: unknown) {
   const data = parseOrThrow(asaasSettingSchema, input);
@@ -340,7 +358,8 @@ export async function saveBillingSetting(input: unknown) {
   const value = data.value.trim();
   const token = data.webhookToken?.trim();
   const keepKey = !!cfg && value === cfg.apiKeyMask;
-  const keepToken = token === undefined || (!!cfg && token === cfg.webhookTokenMask);
+  // An empty token keeps the stored one (a form that never loaded it sends ''): a token is replaced, never wiped.
+  const keepToken = !token || (!!cfg && token === cfg.webhookTokenMask);
   const item: BillingConfigItem = {
     ...billingConfigKey(),
     entity: 'billingConfig',
@@ -367,25 +386,43 @@ async function currentProvider(): Promise<PaymentProvider> {
 
 // ------------------------------------------------------------------ checkout
 
+/** The checkout's answer for a stored or new charge. */
+const pixAnswer = (inv: InvoiceItem, chargeId: string, payload: string, encodedImage: string | undefined | null): PixCheckout => ({
+  qrcode: { qrcode: payload, encodedImage: encodedImage ?? undefined },
+  valor: { original: inv.value },
+  invoiceId: inv.id,
+  chargeId,
+});
+
+/**
+ * The charge's due date (YYYY-MM-DD): the invoice's, or today in the company's calendar when that is
+ * already past (an overdue invoice: Asaas refuses a new payment due before today).
+ */
+async function chargeDueDay(inv: InvoiceItem): Promise<string> {
+  const today = zonedDayKey(nowMs(), await settingValue(inv.companyId, 'timezone'));
+  const due = inv.dueDate.slice(0, 10);
+  return due < today ? today : due;
+}
+
 /**
  * `POST /subscription`: a Pix charge for the invoice (the invoice's amount, never the payload's
  * price) from the provider, outside any transaction; then the charge → invoice pointer and the
- * invoice's charge in one transaction. A second checkout of the same invoice answers the same charge.
+ * invoice's charge in one transaction, conditional on the invoice holding no charge of this provider
+ * yet. A second checkout answers the stored charge; of two at once, the one that loses that
+ * condition answers the winner's charge and cancels its own at the provider.
  */
 export async function checkout(identity: Identity, body: unknown): Promise<PixCheckout> {
   const data = parseOrThrow(subscriptionSchema, body);
   const inv = await findInvoice(identity, data.invoiceId);
   if (inv.status === 'paid') throw new AppError(409, 'ERR_INVOICE_ALREADY_PAID');
   const provider = await currentProvider();
-  if (inv.chargeId && inv.pixPayload && inv.chargeProvider === provider.name) {
-    return { qrcode: { qrcode: inv.pixPayload, encodedImage: inv.pixImage }, valor: { original: inv.value }, invoiceId: inv.id, chargeId: inv.chargeId };
-  }
+  if (inv.chargeId && inv.pixPayload && inv.chargeProvider === provider.name) return pixAnswer(inv, inv.chargeId, inv.pixPayload, inv.pixImage);
   const company = await getItem<CompanyItem>(keys.company(inv.companyId), true);
   if (!company) throw noInvoice();
   const charge = await provider.createPixCharge({
     reference: `inv-${inv.companyId}-${inv.id}`,
     value: inv.value,
-    dueDate: inv.dueDate.slice(0, 10),
+    dueDate: await chargeDueDay(inv),
     description: `${inv.detail} — fatura ${inv.id}`,
     customer: {
       companyId: company.id,
@@ -408,18 +445,48 @@ export async function checkout(identity: Identity, body: unknown): Promise<PixCh
         invoiceKey(inv.companyId, inv.id),
         'SET chargeId = :c, chargeProvider = :p, pixPayload = :q, pixImage = :img, updatedAt = :now',
         { ':c': charge.chargeId, ':p': provider.name, ':q': charge.payload, ':img': charge.encodedImage ?? null, ':now': now, ':open': 'open' },
-        '#st = :open',
+        '#st = :open AND (attribute_not_exists(chargeId) OR attribute_not_exists(chargeProvider) OR chargeProvider <> :p)',
         { '#st': 'status' },
       ),
     ]);
   } catch (err) {
-    if (isTransactionCanceled(err)) throw new AppError(409, 'ERR_INVOICE_ALREADY_PAID');
-    throw err;
+    if (!isTransactionCanceled(err)) throw err;
+    // Paid, superseded, or another checkout recorded its charge first: ours is never payable here.
+    await cancelQuietly(provider, charge.chargeId, inv);
+    const now2 = await getItem<InvoiceItem>(invoiceKey(inv.companyId, inv.id), true);
+    if (now2?.status === 'open' && now2.chargeId && now2.pixPayload && now2.chargeProvider === provider.name) return pixAnswer(now2, now2.chargeId, now2.pixPayload, now2.pixImage);
+    if (now2?.status === 'paid') throw new AppError(409, 'ERR_INVOICE_ALREADY_PAID');
+    throw noInvoice();
   }
-  return { qrcode: { qrcode: charge.payload, encodedImage: charge.encodedImage }, valor: { original: inv.value }, invoiceId: inv.id, chargeId: charge.chargeId };
+  return pixAnswer(inv, charge.chargeId, charge.payload, charge.encodedImage);
+}
+
+/** A charge that lost the race is cancelled at the provider; a failure is logged, never answered. */
+async function cancelQuietly(provider: PaymentProvider, chargeId: string, inv: InvoiceItem) {
+  try {
+    await provider.cancelCharge(chargeId);
+  } catch (err) {
+    log.warn('a duplicate charge could not be cancelled at the provider', { err, provider: provider.name, chargeId, companyId: inv.companyId, invoiceId: inv.id });
+  }
 }
 
 // ------------------------------------------------------------------ the webhook
+
+const DAY = 86_400_000;
+const utcDay = (ms: number) => Math.floor(ms / DAY);
+
+/**
+ * The due date a payment of the invoice due on `dueDate` moves the company to: one period later, or
+ * as many whole periods as it takes for the due day to be after today (a payment more than a period
+ * late must not leave the new due date in the past, blocked again at the next run). Each candidate is
+ * `dueDate` + k periods, so the day of the month is `advanceDueDate`'s (31/01 → 28/02 → 31/03).
+ */
+export function nextDueDate(dueDate: string, recurrence: Parameters<typeof advanceDueDate>[1], now: number): string {
+  const months = RECURRENCE_MONTHS[recurrence] ?? 1;
+  let next = advanceDueDate(dueDate, recurrence);
+  for (let k = 2; utcDay(Date.parse(next)) <= utcDay(now) && k < 1200; k++) next = addMonths(dueDate, k * months);
+  return next;
+}
 
 /** The company as the API shows it (companies.ts `toApiCompany`, without importing it: no cycle). */
 function apiCompany(c: CompanyItem): Company {
@@ -460,7 +527,7 @@ export async function paymentWebhook(headers: Record<string, string | undefined>
     const recurrence = isRecurrence(company.recurrence) ? company.recurrence : 'MENSAL';
     // The due date this invoice pays for moves on; one already moved past it (by hand) stays.
     const advance = inv.status === 'open' && (!company.dueDate || company.dueDate <= inv.dueDate);
-    const dueDate = advance ? advanceDueDate(inv.dueDate, recurrence) : company.dueDate;
+    const dueDate = advance ? nextDueDate(inv.dueDate, recurrence, nowMs()) : company.dueDate;
     const next = { ...company, status: true, dueDate };
     const index = dueIndexUpdate(next);
     try {
@@ -472,12 +539,14 @@ export async function paymentWebhook(headers: Record<string, string | undefined>
           '#st = :read',
           { '#st': 'status' },
         ),
+        // Conditional on the company as read (due date, status, updatedAt): a block committed in
+        // between changes them, so this reads again and restarts the sessions that block stopped.
         companyUpdate(
           company.id,
           { dueDate, status: true, updatedAt: now, ...index.set },
           [...index.remove, 'blockedAt', 'stoppedConnectionIds'],
-          company.dueDate ? 'dueDate = :readDue' : 'attribute_not_exists(dueDate) OR dueDate = :readDue',
-          { ':readDue': company.dueDate ?? null },
+          `${company.dueDate ? 'dueDate = :readDue' : '(attribute_not_exists(dueDate) OR dueDate = :readDue)'} AND #status = :readStatus AND ${company.updatedAt ? 'updatedAt = :readAt' : 'attribute_not_exists(updatedAt)'}`,
+          { ':readDue': company.dueDate ?? null, ':readStatus': company.status, ...(company.updatedAt ? { ':readAt': company.updatedAt } : {}) },
         ),
       ]);
     } catch (err) {
@@ -486,6 +555,7 @@ export async function paymentWebhook(headers: Record<string, string | undefined>
       throw err;
     }
     invalidateCompanyCache(company.id);
+    // The version just overwritten is the one read: its stopped sessions start again.
     if (company.status === false) await restartStoppedSessions(company.id, company.stoppedConnectionIds);
     const saved = await getItem<CompanyItem>(keys.company(company.id), true);
     await publish({

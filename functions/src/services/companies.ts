@@ -95,6 +95,7 @@ export async function createCompany(input: unknown, opts: CreateCompanyOptions =
     dueDate: data.dueDate ?? null,
     recurrence: data.recurrence ?? 'MENSAL',
     trialExpiration: null,
+    ...(data.billingExempt ? { billingExempt: true } : {}),
     document: data.document,
     addressZipCode: data.addressZipCode,
     addressStreet: data.addressStreet,
@@ -166,50 +167,60 @@ export async function updateCompany(id: number, input: unknown): Promise<Company
       (i) => (i === 0 ? emailTaken() : undefined),
     );
   }
-  const updated = await writeCompanyUpdate(current, data, now);
+  const { updated, before } = await writeCompanyUpdate(current, data, now);
   invalidateCompanyCache(id);
-  // Unblocked by hand: the sessions the block stopped start again.
-  if (current.status === false && updated.status !== false) await restartStoppedSessions(id, current.stoppedConnectionIds);
+  // Unblocked by hand: the sessions the block stopped start again (the version the write replaced,
+  // not the first read: a block committed in between is read again before the write).
+  if (before.status === false && updated.status !== false) await restartStoppedSessions(id, before.stoppedConnectionIds);
   return toApiCompany(updated);
 }
 
 /**
  * The company's update with its billing index kept true (decision 61): a due date moved by hand
  * ('+ Vencimento') supersedes the open invoice of the old due date in the same transaction, so no
- * stale open invoice stays due; a race with the job or a payment reads again.
+ * stale open invoice stays due. Conditional on the company as read — `updatedAt`, and the fields the
+ * billing writes decide on (`status`, `invoicedDueDate`), so a block or an invoice opened in the same
+ * millisecond is seen too — a race with the job or a payment reads again. Answers the company written
+ * and the version it replaced.
  */
-async function writeCompanyUpdate(read: CompanyItem, data: Record<string, unknown>, now: string): Promise<CompanyItem> {
+async function writeCompanyUpdate(read: CompanyItem, data: Record<string, unknown>, now: string): Promise<{ updated: CompanyItem; before: CompanyItem }> {
   let current = read;
   for (let attempt = 0; ; attempt++) {
-    const next = { ...current, ...data } as CompanyItem;
+    const superseded = 'dueDate' in data ? await supersedeOpenInvoice(current, data.dueDate as string | null | undefined) : { items: [], clearInvoiced: false };
+    const next = { ...current, ...data, ...(superseded.clearInvoiced ? { invoicedDueDate: undefined } : {}) } as CompanyItem;
     const unblocked = current.status === false && next.status !== false;
     const index = dueIndexUpdate(next);
-    const invoiceItems = 'dueDate' in data ? await supersedeOpenInvoice(current, next.dueDate) : [];
     const set: Record<string, unknown> = { ...data, ...index.set, updatedAt: now };
-    const remove = [...index.remove, ...(unblocked ? ['blockedAt', 'stoppedConnectionIds'] : [])];
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':readUpdatedAt': current.updatedAt };
+    const remove = [...index.remove, ...(unblocked ? ['blockedAt', 'stoppedConnectionIds'] : []), ...(superseded.clearInvoiced ? ['invoicedDueDate'] : [])];
+    const names: Record<string, string> = { '#cst': 'status', '#cinv': 'invoicedDueDate' };
+    const values: Record<string, unknown> = { ':readUpdatedAt': current.updatedAt, ':readStatus': current.status };
     const parts = Object.entries(set)
       .filter(([, v]) => v !== undefined)
       .map(([k, v], i) => ((names[`#s${i}`] = k), (values[`:s${i}`] = v), `#s${i} = :s${i}`));
     const removes = remove.map((k, i) => ((names[`#r${i}`] = k), `#r${i}`));
+    let invoiced = 'attribute_not_exists(#cinv)';
+    if (current.invoicedDueDate) {
+      values[':readInvoiced'] = current.invoicedDueDate;
+      invoiced = '#cinv = :readInvoiced';
+    }
     try {
       await transact([
         tx.update(
           keys.company(current.id),
           `SET ${parts.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
           values,
-          'attribute_exists(PK) AND updatedAt = :readUpdatedAt',
+          `attribute_exists(PK) AND updatedAt = :readUpdatedAt AND #cst = :readStatus AND ${invoiced}`,
           names,
         ),
-        ...invoiceItems,
+        ...superseded.items,
       ]);
     } catch (err) {
       if (!isTransactionCanceled(err) || attempt >= 3) throw err;
       current = await getCompanyItem(current.id);
       continue;
     }
-    return (await getItem<CompanyItem>(keys.company(current.id), true)) ?? getCompanyItem(current.id);
+    const updated = (await getItem<CompanyItem>(keys.company(current.id), true)) ?? (await getCompanyItem(current.id));
+    return { updated, before: current };
   }
 }
 

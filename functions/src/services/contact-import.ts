@@ -2,7 +2,7 @@ import { AppError, IMPORT_MAX_ROWS, addressBookPage, companyEvent, contactImport
 import { nowIso } from '../core/ports.js';
 import { newContactsWrite } from './dashboard-stats.js';
 import { log } from '../core/observability.js';
-import { batchGet, getItem, reserveIds, transact, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
+import { batchGet, getItem, reserveIds, transact, transactRetryingConflicts, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import { connectionKey, contactKey, contactsIndexKeys, keys, numberMarker } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { askSessionHost } from '../core/rpc.js';
@@ -236,7 +236,7 @@ async function importRows(companyId: number, raw: unknown[], whatsappId: number 
     } finally {
       // The company's contact total, once for the call (in every transaction it would make them
       // conflict); also when a later group failed, for those stored before it.
-      if (result.created) await transact([countBy(companyId, result.created), ...(await newContactsWrite(companyId, result.created, nowIso(), result.created))]);
+      if (result.created) await transactRetryingConflicts([countBy(companyId, result.created), ...(await newContactsWrite(companyId, result.created, nowIso(), result.created))]);
     }
     lap('createMs');
   }

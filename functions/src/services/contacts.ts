@@ -10,7 +10,7 @@ import {
   type Peer,
 } from '@balcao/shared';
 import { env } from '../core/env.js';
-import { batchGet, getItem, nextId, transact, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
+import { batchGet, getItem, nextId, transact, transactRetryingConflicts, tx, updateItem, type TransactItem, isTransactionCanceled } from '../core/db.js';
 import {
   connectionKey,
   contactAttendantKeys,
@@ -346,7 +346,7 @@ export async function createContact(identity: Identity, input: unknown): Promise
   };
   await indexContact(companyId, undefined, item);
   const links = contactLinkOps(companyId, id, [], tagIds);
-  await transact(
+  await transactRetryingConflicts(
     [tx.putUnique({ ...numberMarker(companyId, data.number), entity: 'num', contactId: id }), tx.put(item, 'attribute_not_exists(PK)'), countContacts(companyId, 1), ...links, ...(await newContactsWrite(companyId, 1, now, id))],
     (i) => (i === 0 ? duplicated() : i >= 3 && i < 3 + links.length ? new AppError(400, 'ERR_VALIDATION', { message: 'Etiqueta inválida', fields: [{ field: 'tags', message: 'Etiqueta inválida' }] }) : undefined),
   );

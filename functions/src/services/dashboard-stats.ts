@@ -5,7 +5,7 @@ import { env } from '../core/env.js';
 import { table } from '../core/ports.js';
 import { DASHBOARD_DAY_SHARDS, dashboardAgentDayKey, dashboardDayKey, dashboardPartition, ticketsByStatus } from '../table/keys.js';
 import type { TicketItem } from '../table/items.js';
-import { settingValue } from './settings.js';
+import { cachedTimeZone } from './settings.js';
 
 /**
  * The dashboard's aggregates (server-behaviour §12; decision 60), written with the data: every
@@ -20,6 +20,7 @@ import { settingValue } from './settings.js';
  * - accepted from pending: `waitMs`/`waitN` (queued → started);
  * - closed: `finished`, `supportMs`/`supportN` (started → finished, when it was started),
  *   `fq_<queueId|0>` and `fw_<connectionId>`; for its agent, the same;
+ * - an agent's first message of the cycle: `firstReplyMs`/`firstReplyN` (queued → first reply);
  * - rated: `ratingSum`/`ratingN`, for the day and for the agent who served;
  * and a contact created adds `newContacts`.
  */
@@ -27,7 +28,7 @@ import { settingValue } from './settings.js';
 export type DayStats = Record<string, number>;
 
 /** The per-ticket facts the deltas read. */
-type Facts = Pick<TicketItem, 'companyId' | 'id' | 'status' | 'userId' | 'queueId' | 'whatsappId' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'rating' | 'ratingAt' | 'ratingUserId'>;
+type Facts = Pick<TicketItem, 'companyId' | 'id' | 'status' | 'userId' | 'queueId' | 'whatsappId' | 'queuedAt' | 'startedAt' | 'finishedAt' | 'rating' | 'ratingAt' | 'ratingUserId' | 'firstReplyAt'>;
 
 interface Increment {
   at: string;
@@ -61,6 +62,10 @@ export function ticketIncrements(before: Facts | null | undefined, after: Facts 
     const add: DayStats = { finished: 1, [`fq_${after.queueId ?? 0}`]: 1, [`fw_${after.whatsappId}`]: 1, ...(support !== undefined ? { supportMs: support, supportN: 1 } : {}) };
     out.push({ at: after.finishedAt, shard, add, userId: after.userId ?? before?.userId ?? null });
   }
+  if (after.firstReplyAt && after.firstReplyAt !== before?.firstReplyAt) {
+    const reply = ms(after.queuedAt, after.firstReplyAt);
+    if (reply !== undefined) out.push({ at: after.firstReplyAt, shard, add: { firstReplyMs: reply, firstReplyN: 1 }, userId: after.userId ?? null });
+  }
   if (after.rating && after.ratingAt && after.ratingAt !== before?.ratingAt) {
     out.push({ at: after.ratingAt, shard, add: { ratingSum: after.rating, ratingN: 1 }, userId: after.ratingUserId ?? after.userId ?? null });
   }
@@ -72,8 +77,8 @@ function dayAdds(inc: Increment, hour: number): DayStats {
   return inc.add.opened ? { ...inc.add, [`opened_h${String(hour).padStart(2, '0')}`]: inc.add.opened } : inc.add;
 }
 
-/** The agent's share of an increment: closes and ratings. */
-const AGENT_FIELDS = ['finished', 'supportMs', 'supportN', 'ratingSum', 'ratingN'];
+/** The agent's share of an increment: closes, first replies and ratings. */
+const AGENT_FIELDS = ['finished', 'supportMs', 'supportN', 'ratingSum', 'ratingN', 'firstReplyMs', 'firstReplyN'];
 
 function addUpdate(key: { PK: string; SK: string }, add: DayStats, extra: Record<string, unknown>): TransactItem {
   const names: Record<string, string> = {};
@@ -115,19 +120,8 @@ export function incrementWrites(companyId: number, increments: Increment[], zone
   return [...items.values()].map((i) => addUpdate(i.key, i.add, i.extra));
 }
 
-/** The company's time zone, kept a minute per instance (every ticket write needs it). */
-const zones = new Map<number, { at: number; zone: string }>();
-const ZONE_KEPT_MS = 60_000;
-export async function companyZone(companyId: number): Promise<string> {
-  const hit = zones.get(companyId);
-  if (hit && Date.now() - hit.at < ZONE_KEPT_MS) return hit.zone;
-  const zone = await settingValue(companyId, 'timezone');
-  if (zones.size > 10_000) zones.clear();
-  zones.set(companyId, { at: Date.now(), zone });
-  return zone;
-}
-/** A changed `timezone` setting is used at once on this instance. */
-export const forgetCompanyZone = (companyId: number) => void zones.delete(companyId);
+/** The company's calendar for the aggregates (cached: see settings.ts). */
+export const companyZone = (companyId: number) => cachedTimeZone(companyId);
 
 /** The aggregate writes of a ticket change, for the transaction that makes it. */
 export async function ticketStatsWrites(before: Facts | null | undefined, after: Facts | null | undefined): Promise<TransactItem[]> {
@@ -156,11 +150,13 @@ export function aggregateTickets(companyId: number, tickets: Facts[], zone: stri
     sums.set(id, cur);
   };
   for (const t of tickets) {
-    const pending: Facts = { ...t, status: 'pending', startedAt: null, finishedAt: null, rating: null, ratingAt: null };
+    const pending: Facts = { ...t, status: 'pending', startedAt: null, finishedAt: null, rating: null, ratingAt: null, firstReplyAt: null };
     const steps: [Facts | null, Facts][] = [[null, pending]];
     const open: Facts = { ...pending, status: 'open', startedAt: t.startedAt, userId: t.userId };
     if (t.startedAt) steps.push([pending, open]);
-    if (t.status === 'closed') steps.push([t.startedAt ? open : pending, { ...t, rating: null, ratingAt: null }]);
+    const replied: Facts = { ...(t.startedAt ? open : pending), firstReplyAt: t.firstReplyAt ?? null };
+    if (t.firstReplyAt) steps.push([t.startedAt ? open : pending, replied]);
+    if (t.status === 'closed') steps.push([replied, { ...t, rating: null, ratingAt: null }]);
     if (t.rating && t.ratingAt) steps.push([{ ...t, rating: null, ratingAt: null }, t]);
     for (const [b, a] of steps) {
       for (const inc of ticketIncrements(b, a)) {
@@ -176,7 +172,7 @@ export function aggregateTickets(companyId: number, tickets: Facts[], zone: stri
 
 /** The projection of a ticket's facts (what `aggregateTickets` reads). */
 export const TICKET_FACTS_PROJECTION = {
-  ProjectionExpression: 'companyId, id, #s, userId, queueId, whatsappId, queuedAt, startedAt, finishedAt, rating, ratingAt, ratingUserId',
+  ProjectionExpression: 'companyId, id, #s, userId, queueId, whatsappId, queuedAt, startedAt, finishedAt, rating, ratingAt, ratingUserId, firstReplyAt',
   ExpressionAttributeNames: { '#s': 'status' },
 };
 

@@ -161,6 +161,7 @@ export async function getDashboard(identity: Identity, input: unknown): Promise<
       online: u.online,
       tickets: s.finished ?? 0,
       avgSupportTime: avg(s.supportMs, s.supportN, MINUTE),
+      avgFirstResponseTime: avg(s.firstReplyMs, s.firstReplyN, MINUTE),
       rating: avg(s.ratingSum, s.ratingN),
       ratingCount: s.ratingN ?? 0,
     };
@@ -186,6 +187,7 @@ export async function getDashboard(identity: Identity, input: unknown): Promise<
       newContacts: total.newContacts ?? 0,
       avgSupportTime: avg(total.supportMs, total.supportN, MINUTE),
       avgWaitTime: avg(total.waitMs, total.waitN, MINUTE),
+      avgFirstResponseTime: avg(total.firstReplyMs, total.firstReplyN, MINUTE),
       ratingAverage: avg(total.ratingSum, total.ratingN),
       ratingCount: total.ratingN ?? 0,
     },

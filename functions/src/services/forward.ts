@@ -70,6 +70,8 @@ async function ticketForForward(identity: Identity, contact: ContactItem, connec
       startedAt: now,
       updatedAt: now,
       wv: guard.wv,
+      // The agent starts this conversation by forwarding: no first response to measure.
+      agentStarted: true,
     };
     Object.assign(next, ticketIndexKeys(next));
     try {

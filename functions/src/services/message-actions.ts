@@ -102,7 +102,7 @@ export async function sendFromConsole(identity: Identity, ticket: TicketItem, in
   }
   const messages: MessageItem[] = [];
   for (const [i, part] of parts.entries()) {
-    const out: OutgoingMessage = { body: part.body, userId: identity.userId, quotedWaId: i === 0 ? quotedWaId : undefined, vcard: part.vcard };
+    const out: OutgoingMessage = { body: part.body, userId: identity.userId, quotedWaId: i === 0 ? quotedWaId : undefined, vcard: part.vcard, agentReply: true };
     if (part.media) out.media = await part.media();
     messages.push(await sendInTicket(current, out));
     // The next message goes after this one: read the ticket as this send left it.

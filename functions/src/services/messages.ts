@@ -9,6 +9,7 @@ import { ticketEvent, ticketFacts, toApiTickets } from './ticket-view.js';
 import { indexMessageText } from './search-index.js';
 import { type ContactItem, type MessageItem, ticketGuard, type TicketItem } from '../table/items.js';
 import { nowIso } from '../core/ports.js';
+import { ticketStatsWrites } from './dashboard-stats.js';
 
 
 
@@ -58,6 +59,8 @@ export interface NewMessage {
   waKey?: MessageItem['waKey'];
   sendCommandId?: string;
   isBot?: boolean;
+  /** An agent's answer typed in the console: the cycle's first one is its first response. */
+  agentReply?: boolean;
   userId?: number | null;
   createdAt: string;
   /** Counts as unread for the agents (inbound messages). */
@@ -131,6 +134,9 @@ async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ mess
       unreadMessages: current.unreadMessages + (msg.unread ? 1 : 0),
       updatedAt: now,
     };
+    // An agent's first answer in the console in a cycle the customer started (not the bot's, not an
+    // automated, scheduled or campaign text): the first response.
+    if (msg.agentReply && current.status !== 'closed' && !current.firstReplyAt && !current.agentStarted) next.firstReplyAt = msg.createdAt;
     Object.assign(next, ticketIndexKeys(next));
     try {
       await transact(
@@ -139,6 +145,7 @@ async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ mess
           tx.put(message, 'attribute_not_exists(PK)'),
           // Conditional on the version read: a status change committed meanwhile is never overwritten.
           tx.put(next, guard.condition, guard.values),
+          ...(await ticketStatsWrites(current, next)),
         ],
         (i) => (i === 0 ? new Duplicate() : new Contention()),
       );

@@ -74,6 +74,8 @@ export interface OutgoingMessage {
   id?: string;
   /** Sent by the bot (shown as such in the conversation, never as an agent's). */
   isBot?: boolean;
+  /** An agent's answer typed in the console (the dashboard's first response). */
+  agentReply?: boolean;
 }
 
 /**
@@ -128,6 +130,7 @@ export async function sendInTicketWithTicket(ticket: TicketItem, out: OutgoingMe
     userId: out.userId ?? null,
     sendCommandId: commandId,
     ...(out.isBot ? { isBot: true } : {}),
+    ...(out.agentReply ? { agentReply: true } : {}),
     createdAt,
     unread: false,
   });

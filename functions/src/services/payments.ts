@@ -27,6 +27,8 @@ export interface PixCharge {
 export interface PaymentProvider {
   readonly name: 'asaas' | 'sandbox';
   createPixCharge(input: PixChargeInput): Promise<PixCharge>;
+  /** Removes a charge not yet paid (one that lost a race to record it): it can no longer be paid. */
+  cancelCharge(chargeId: string): Promise<void>;
 }
 
 export type HttpClient = typeof fetch;
@@ -39,10 +41,11 @@ const providerError = (what: string, detail?: string) => {
 };
 
 /**
- * One JSON call with a timeout. GETs are retried on network errors, 429 and 5xx; a POST only when
- * the connection was refused (nothing reached the provider), so a charge is never made twice.
+ * One JSON call with a timeout. GETs and DELETEs (idempotent) are retried on network errors, 429 and
+ * 5xx; a POST only when the connection was refused (nothing reached the provider), so a charge is
+ * never made twice.
  */
-async function call<T>(http: HttpClient, method: 'GET' | 'POST', url: string, headers: Record<string, string>, body?: unknown, timeoutMs = TIMEOUT_MS): Promise<T> {
+async function call<T>(http: HttpClient, method: 'GET' | 'POST' | 'DELETE', url: string, headers: Record<string, string>, body?: unknown, timeoutMs = TIMEOUT_MS): Promise<T> {
   let last = '';
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (attempt) await new Promise((r) => setTimeout(r, 200 * 2 ** attempt));
@@ -57,7 +60,7 @@ async function call<T>(http: HttpClient, method: 'GET' | 'POST', url: string, he
     } catch (err) {
       last = (err as Error).message;
       const refused = /ECONNREFUSED/.test(String((err as { cause?: { code?: string } }).cause?.code ?? last));
-      if (method === 'GET' || refused) continue;
+      if (method !== 'POST' || refused) continue;
       throw providerError(`${method} ${new URL(url).pathname}`, last);
     }
     // The body is read under the same timeout: a stalled body is a network error like any other.
@@ -66,7 +69,7 @@ async function call<T>(http: HttpClient, method: 'GET' | 'POST', url: string, he
       text = await res.text();
     } catch (err) {
       last = `${res.status} body: ${(err as Error).message}`;
-      if (method === 'GET') continue;
+      if (method !== 'POST') continue;
       throw providerError(`${method} ${new URL(url).pathname}`, last);
     }
     if (res.ok) {
@@ -77,13 +80,16 @@ async function call<T>(http: HttpClient, method: 'GET' | 'POST', url: string, he
       }
     }
     last = `${res.status} ${text}`;
-    if (method === 'GET' && (res.status === 429 || res.status >= 500)) continue;
+    if (method !== 'POST' && (res.status === 429 || res.status >= 500)) continue;
     throw providerError(`${method} ${new URL(url).pathname}`, last);
   }
   throw providerError(`${method} ${new URL(url).pathname}`, last);
 }
 
-/** Asaas v3 (docs.asaas.com): `access_token` header; customers, payments (billingType PIX), pixQrCode. */
+/**
+ * Asaas v3 (docs.asaas.com): `access_token` header; customers, payments (billingType PIX), pixQrCode;
+ * `DELETE /payments/{id}` removes a payment awaiting payment (answers `{deleted: true, id}`).
+ */
 export function asaasProvider(opts: { baseUrl: string; apiKey: string; http?: HttpClient; timeoutMs?: number }): PaymentProvider {
   const http: HttpClient = opts.http ?? fetch;
   const base = opts.baseUrl.replace(/\/+$/, '');
@@ -122,12 +128,16 @@ export function asaasProvider(opts: { baseUrl: string; apiKey: string; http?: Ht
       const qr = await get<{ encodedImage: string; payload: string; expirationDate?: string }>(`${base}/payments/${encodeURIComponent(payment.id)}/pixQrCode`);
       return { chargeId: payment.id, payload: qr.payload, encodedImage: qr.encodedImage, value: payment.value ?? input.value };
     },
+    async cancelCharge(chargeId) {
+      await call<{ deleted?: boolean }>(http, 'DELETE', `${base}/payments/${encodeURIComponent(chargeId)}`, headers, undefined, opts.timeoutMs);
+    },
   };
 }
 
 /**
  * The local sandbox (infra/local/payments-sandbox.ts): `POST {url}/payments` makes a charge with a
- * Pix code; `POST {url}/payments/{id}/pay` (or its page's button) calls our webhook as Asaas does.
+ * Pix code; `DELETE {url}/payments/{id}` deletes it; `POST {url}/payments/{id}/pay` (or its page's
+ * button) calls our webhook as Asaas does.
  */
 export function sandboxProvider(opts: { baseUrl: string; http?: HttpClient }): PaymentProvider {
   const http = opts.http ?? fetch;
@@ -144,6 +154,9 @@ export function sandboxProvider(opts: { baseUrl: string; http?: HttpClient }): P
         customer: { name: input.customer.name, email: input.customer.email },
       });
       return { chargeId: out.id, payload: out.payload, value: out.value };
+    },
+    async cancelCharge(chargeId) {
+      await call<{ deleted?: boolean }>(http, 'DELETE', `${base}/payments/${encodeURIComponent(chargeId)}`, {});
     },
   };
 }

@@ -417,10 +417,15 @@ async function handOver(s: ScheduleItem, now: number): Promise<ScheduleJob | und
 /** A timer's job: the schedule, still PENDENTE at the time it was set for, is handed over now. */
 async function handOverOnTimer(job: ScheduleJob): Promise<ScheduleOutcome> {
   const s = await getItem<ScheduleItem>(scheduleKey(job.companyId, job.scheduleId), true);
-  if (!s || s.entity !== 'schedule' || s.status !== 'PENDENTE' || s.sendAt !== job.sendAt) return 'skipped';
-  const send = await handOver(s, nowMs());
+  if (!s || s.entity !== 'schedule' || s.sendAt !== job.sendAt) return 'skipped';
+  const now = nowMs();
+  let send: ScheduleJob | undefined;
+  if (s.status === 'PENDENTE') send = await handOver(s, now);
+  // Handed over but not sending yet (this job's earlier delivery could not enqueue the send, or a
+  // sweep took it): the send job again. A second send job is harmless: only one claims it.
+  else if (s.status === 'AGENDADA' && !s.sendingAt) send = { v: 1, companyId: s.companyId, scheduleId: s.id, sendAt: s.sendAt, delayMs: Math.max(0, Date.parse(s.sendAt) - now) };
   if (!send) return 'skipped';
-  // Not enqueued: thrown, so SQS delivers the timer's job again (and the index entry is the safety net).
+  // Not enqueued: thrown, so SQS delivers this job again, which enqueues the send (the index entry is the net).
   if (await enqueueSend(send)) throw new Error('schedule job not enqueued');
   return 'handed';
 }

@@ -1,7 +1,7 @@
 import { getItem, putItem } from '../core/db.js';
 import { keys } from '../table/keys.js';
 import { listPlans, createPlan } from './plans.js';
-import { createCompany, listCompanies } from './companies.js';
+import { createCompany, listCompanies, updateCompany } from './companies.js';
 import { createQueue, listQueueItems } from './queues.js';
 import { createConnection, listConnectionItems } from './connections.js';
 import { backfillSearchIndex, buildContactTicketLists, fillTicketContactViews, reindexContactNames } from './migrations.js';
@@ -9,7 +9,7 @@ import { rebuildTicketCounters } from './ticket-counters.js';
 import { rebuildDashboardStats } from './dashboard-stats.js';
 import { backfillDueIndex } from './billing.js';
 import { log } from '../core/observability.js';
-import { type UserItem } from '../table/items.js';
+import { type CompanyItem, type UserItem } from '../table/items.js';
 import { nowMs } from '../core/ports.js';
 
 const DAY = 86_400_000;
@@ -22,11 +22,11 @@ export const DEMO_QUEUES = [
 
 /**
  * First-start data for the local stack (issue 2 §2): "Plano 1" with every flag on, "Empresa 1"
- * (active, due a year ahead) whose admin is the super user, default settings and three queues and a sandbox connection.
+ * (active, due a year ahead, left out of billing: the platform's own) whose admin is the super user, default settings and three queues and a sandbox connection.
  * Idempotent: a second start finds the super user and changes nothing.
  */
 /** Seed steps are versioned so an older `.local/` gets the newer steps once, and never again. */
-const SEED_VERSION = 9;
+const SEED_VERSION = 10;
 const seedMarker = keys.seed();
 
 export async function seedLocal(opts: { adminEmail: string; adminPassword: string }): Promise<{ companyId: number; adminUserId: number; demoConnectionId?: number }> {
@@ -52,6 +52,7 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
         campaignsEnabled: true,
         dueDate: new Date(nowMs() + 365 * DAY).toISOString(),
         recurrence: 'MENSAL',
+        billingExempt: true,
       },
       { adminPassword: opts.adminPassword, adminName: 'Admin', adminIsSuper: true },
     );
@@ -91,6 +92,8 @@ export async function seedLocal(opts: { adminEmail: string; adminPassword: strin
   if (applied < 8) for (const c of await listCompanies()) await rebuildDashboardStats(c.id);
   // Billing (decision 61): companies written before it get their due-index key, so the invoice job sees them.
   if (applied < 9) log.info(`due index: ${await backfillDueIndex()} companies keyed`);
+  // The platform's own company (the super user's) is not billed: no invoices, never blocked (decision 61).
+  if (applied < 10 && !(await getItem<CompanyItem>(keys.company(companyId)))?.billingExempt) await updateCompany(companyId, { billingExempt: true });
   if (applied < SEED_VERSION) await putItem({ ...seedMarker, entity: 'seed', version: SEED_VERSION, companyId });
   return { companyId, adminUserId, demoConnectionId };
 }

@@ -172,6 +172,8 @@ export async function createTicket(identity: Identity, input: unknown): Promise<
   const id = await nextId(companyId, 'ticket');
   const iso = nowIso();
   const ticket = newTicketItem({ companyId, id, status, userId: status === 'pending' ? null : userId, queueId: data.queueId ?? null, contact, whatsappId, at: iso });
+  // The agent starts this conversation: no first response to measure (decision 60).
+  ticket.agentStarted = true;
   const items: TransactItem[] = [
     tx.put(ticket, 'attribute_not_exists(PK)'),
     tx.put({ ...uuidPointer(companyId, ticket.uuid), entity: 'ticketUuid', ticketId: id }),
@@ -328,6 +330,8 @@ async function planUpdate(identity: Identity, t: TicketItem, data: UpdateTicketI
     next.awaitingRatingUntil = null;
     // A new cycle (§12): its wait starts now, also when the agent reopens it straight to open.
     next.queuedAt = now;
+    next.firstReplyAt = null;
+    next.agentStarted = false;
   }
   if (t.status === 'closed' || next.whatsappId !== t.whatsappId) {
     extra.push(claimMarker(companyId, next.whatsappId, t.contactId, t.id, status));

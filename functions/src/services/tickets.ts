@@ -104,7 +104,7 @@ export async function findOrCreateTicket(
           ...(closedCycle?.handledSeq !== undefined ? { bot: { handled: closedCycle.handled, handledSeq: closedCycle.handledSeq } } : {}),
           ...(closedAutomation?.handledSeq !== undefined ? { automation: { handled: closedAutomation.handled, handledSeq: closedAutomation.handledSeq } } : {}),
         };
-        const next: TicketItem = { ...reopened, ...kept, status: 'pending', userId: null, queueId: null, chatbot: false, useIntegration: false, integrationId: null, promptId: null, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv, contactView: contactViewOf(contact) };
+        const next: TicketItem = { ...reopened, ...kept, status: 'pending', userId: null, queueId: null, chatbot: false, useIntegration: false, integrationId: null, promptId: null, unreadMessages: 0, queuedAt: iso, startedAt: null, finishedAt: null, firstReplyAt: null, agentStarted: false, awaitingRatingUntil: null, updatedAt: iso, wv: guard.wv, contactView: contactViewOf(contact) };
         Object.assign(next, ticketIndexKeys(next));
         try {
           await transact(

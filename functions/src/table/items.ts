@@ -215,6 +215,13 @@ export interface TicketItem extends TicketFields {
   bot?: BotState;
   /** The running integration's or prompt's memory (while `useIntegration`). */
   automation?: AutomationState;
+  /**
+   * When an agent first answered the customer in this cycle (the dashboard's first-response time);
+   * reset with `queuedAt` on a reopen.
+   */
+  firstReplyAt?: string | null;
+  /** The cycle was started by an agent (a new ticket from the console): its messages answer nothing. */
+  agentStarted?: boolean;
 }
 
 /** The queue bot's state on a ticket (server-behaviour §4-§5). */

@@ -74,6 +74,32 @@ export async function memoryAgent(w: World, name: string, opts: { profile?: impo
   });
 }
 
+let inboundSeq = 0;
+/**
+ * A customer's message reaching the world's connection now (the world's clock), as the session host
+ * would hand it to the ingest worker; `extra` overrides the event's fields.
+ */
+export async function customerWrites(w: World, who: { number: string; name: string }, body: string, extra: Record<string, unknown> = {}) {
+  const { inboundEventSchema } = await import('@balcao/shared');
+  const { receiveInbound } = await import('../../src/services/inbound.js');
+  const seq = ++inboundSeq;
+  const e = inboundEventSchema.parse({
+    v: 1,
+    eventId: `ev-${seq}`,
+    companyId: w.companyId,
+    connectionId: w.connectionId,
+    at: new Date(w.ports.time).toISOString(),
+    type: 'message',
+    waMessageId: `WA-${seq}`,
+    chat: who,
+    fromMe: false,
+    body,
+    timestamp: w.ports.time,
+    ...extra,
+  });
+  await w.ports.run(() => receiveInbound(e));
+}
+
 /** Runs `fn` inside the world's ports (the services reach them through `ports()`). */
 export const run = <T>(w: World, fn: () => Promise<T>) => w.ports.run(fn);
 

@@ -35,6 +35,8 @@ function fakeAsaas() {
   const customers: any[] = [];
   const payments = new Map<string, any>();
   const faults = new Map<string, Fault[]>();
+  /** Asaas' today (YYYY-MM-DD): when set, a new payment due before it is refused as Asaas does. */
+  const clock = { today: '' };
   let seq = 0;
   const route = (method: string, path: string) => `${method} ${path.replace(/\/pay_[^/]+/, '/{id}')}`;
   const server = http.createServer((req, res) => {
@@ -91,6 +93,7 @@ function fakeAsaas() {
       }
       if (req.method === 'POST' && path === '/payments') {
         if (!customers.some((c) => c.id === body.customer)) return json(400, { errors: [{ code: 'invalid_customer', description: 'Cliente inválido ou não informado.' }] });
+        if (clock.today && String(body.dueDate) < clock.today) return json(400, { errors: [{ code: 'invalid_dueDate', description: 'Não é permitido data de vencimento inferior a hoje.' }] });
         const id = `pay_${(++seq).toString(36).padStart(16, 'x')}`;
         const payment = {
           object: 'payment',
@@ -121,6 +124,12 @@ function fakeAsaas() {
         payments.set(id, payment);
         return json(200, payment);
       }
+      const one = /^\/payments\/([^/]+)$/.exec(path);
+      if (req.method === 'DELETE' && one) {
+        if (!payments.has(one[1])) return json(404, {});
+        payments.delete(one[1]);
+        return json(200, { deleted: true, id: one[1] });
+      }
       const qr = /^\/payments\/([^/]+)\/pixQrCode$/.exec(path);
       if (req.method === 'GET' && qr) {
         if (!payments.has(qr[1])) return json(404, {});
@@ -135,6 +144,7 @@ function fakeAsaas() {
   });
   return {
     server,
+    clock,
     seen,
     customers,
     payments,
@@ -144,6 +154,7 @@ function fakeAsaas() {
       customers.length = 0;
       payments.clear();
       faults.clear();
+      clock.today = '';
     },
     calls: () => seen.map((s) => `${s.method} ${s.path}`),
   };
@@ -215,6 +226,17 @@ describe('the Asaas provider against a fake Asaas v3', () => {
     // Another company: another customer.
     await provider().p.createPixCharge(input(8));
     expect(asaas.customers.map((c) => c.externalReference)).toEqual(['company-7', 'company-8']);
+  });
+
+  it('cancelCharge removes the payment with DELETE /payments/{id} and the access_token; a 5xx is retried', async () => {
+    const { p } = provider();
+    const charge = await p.createPixCharge(input());
+    asaas.seen.length = 0;
+    asaas.fail('DELETE', `/payments/${charge.chargeId}`, { status: 503 });
+    await p.cancelCharge(charge.chargeId);
+    expect(asaas.calls()).toEqual([`DELETE /payments/${charge.chargeId}`, `DELETE /payments/${charge.chargeId}`]);
+    expect(asaas.seen[1].headers.access_token).toBe(API_KEY);
+    expect(asaas.payments.has(charge.chargeId)).toBe(false);
   });
 
   it('GETs are retried on 5xx, 429, a dropped connection, a timeout and a stalled body; the charge is made once', async () => {
@@ -345,5 +367,26 @@ describe('checkout and webhook with the asaas setting pointing at the fake', () 
     const { getItem } = await import('../../src/core/db.js');
     expect(await run(w, () => getItem(keys.company(w.companyId)))).toMatchObject({ dueDate: '2027-01-08T00:00:00.000Z', status: true });
     expect(w.ports.events(`company-${w.companyId}-payment`)).toHaveLength(1);
+  });
+
+  it("an overdue invoice is charged due today in the company's calendar (Asaas refuses a past due date)", async () => {
+    const billing = await import('../../src/services/billing.js');
+    const { updateItem, queryAll } = await import('../../src/core/db.js');
+    const { keys, invoicesPartition, invoicePrefix } = await import('../../src/table/keys.js');
+    const { updateCompany } = await import('../../src/services/companies.js');
+    const w = await memoryWorld();
+    await run(w, () => updateItem(keys.plan(w.plan.id), { value: 149.9 }));
+    await run(w, () => updateCompany(w.companyId, { dueDate: '2026-03-01T00:00:00.000Z', recurrence: 'MENSAL' }));
+    await run(w, () => billing.sweepInvoices(Date.parse('2026-02-25T00:00:00.000Z')));
+    await run(w, () => billing.saveBillingSetting({ value: API_KEY, webhookToken: TOKEN }));
+    const [inv] = await run(w, () => queryAll<{ id: number }>(invoicesPartition(w.companyId), invoicePrefix()));
+    // 01:00 UTC on 10/03 is still 09/03 in São Paulo (the company's default zone): Asaas' today.
+    w.ports.time = Date.parse('2026-03-10T01:00:00.000Z');
+    asaas.clock.today = '2026-03-09';
+    const body = { firstName: 'Ana', lastName: 'Souza', address2: 'Rua das Flores, 10', city: 'São Paulo', zipcode: '01000-000', country: 'Brasil', invoiceId: inv.id };
+    const pix = await run(w, () => billing.checkout({ companyId: w.companyId, isSuper: true }, body));
+    expect(asaas.seen.find((s) => s.path === '/payments' && s.method === 'POST')!.body).toMatchObject({ dueDate: '2026-03-09', value: 149.9 });
+    expect(pix).toMatchObject({ invoiceId: inv.id, valor: { original: 149.9 } });
+    expect(asaas.payments.get(pix.chargeId)!.dueDate).toBe('2026-03-09');
   });
 });

@@ -74,7 +74,7 @@ describe('the due-index backfill (seed step 9)', () => {
     expect((await raw(w, ids.invoiced))!.GSI4PK).toBe('COMPANYDUE');
   });
 
-  it('runs once from the seed: a store at seed version 8 gets step 9, and version 9 is recorded', async () => {
+  it('runs once from the seed: a store at seed version 8 gets step 9 (and 10), and the new version is recorded', async () => {
     const w = await memoryWorld();
     const admin = await memoryAgent(w, 'Admin Seed', { profile: 'admin' });
     await run(w, () => putItem({ ...keys.uniqueEmail(admin.user.email), entity: 'uniqueEmail', companyId: w.companyId, userId: admin.userId }));
@@ -82,7 +82,7 @@ describe('the due-index backfill (seed step 9)', () => {
     const { ids } = await companies(w);
     await run(w, () => seedLocal({ adminEmail: admin.user.email, adminPassword: 'x' }));
     expect((await raw(w, ids.active))!.GSI4PK).toBe('COMPANYDUE');
-    expect(await run(w, () => getItem<Raw>(keys.seed()))).toMatchObject({ version: 9 });
+    expect(await run(w, () => getItem<Raw>(keys.seed()))).toMatchObject({ version: 10 });
     // Applied: a later start does not run it again.
     await legacy(w, ids.active);
     await run(w, () => seedLocal({ adminEmail: admin.user.email, adminPassword: 'x' }));

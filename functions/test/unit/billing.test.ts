@@ -20,13 +20,20 @@ const TOKEN = 'sandbox-webhook-token-0123456789';
 
 let sandbox: http.Server;
 let charges = 0;
+/** The charges the sandbox was asked to delete (`DELETE /payments/{id}`). */
+const deleted: string[] = [];
 beforeAll(async () => {
   sandbox = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      const { value } = JSON.parse(body || '{}') as { value: number };
       res.writeHead(200, { 'content-type': 'application/json' });
+      if (req.method === 'DELETE') {
+        const id = decodeURIComponent(req.url!.split('/').pop()!);
+        deleted.push(id);
+        return res.end(JSON.stringify({ deleted: true, id }));
+      }
+      const { value } = JSON.parse(body || '{}') as { value: number };
       res.end(JSON.stringify({ id: `pay_test_${++charges}`, value, payload: `PIX-${charges}` }));
     });
   });
@@ -164,6 +171,7 @@ describe('the payment webhook', () => {
   it.each(RECURRENCES)('advances the due date by the %s recurrence', async (recurrence) => {
     const w = await world('2026-01-31T00:00:00.000Z', recurrence);
     await run(w, () => billing.sweepInvoices(Date.parse('2026-01-25T00:00:00.000Z')));
+    w.ports.time = Date.parse('2026-01-26T12:00:00.000Z');
     const { pix } = await payThroughCheckout(w);
     await webhook(w, pix.chargeId);
     const months = { MENSAL: 1, BIMESTRAL: 2, TRIMESTRAL: 3, SEMESTRAL: 6, ANUAL: 12 }[recurrence];
@@ -225,5 +233,165 @@ describe('the checkout payload', () => {
     const other = { companyId: w.companyId + 100, isSuper: false };
     expect(await refusal(run(w, () => billing.getInvoice(other, inv.id)))).toMatchObject({ status: 404 });
     void putItem;
+  });
+});
+
+// ------------------------------------------------------------------ review findings (decision 61)
+
+type Cmd = { constructor: { name: string } };
+/** Runs `between` once, just before the next TransactWrite reaches the table (a write racing the one in flight). */
+function beforeNextTransaction(w: World, between: () => Promise<unknown>) {
+  const send = w.ports.table.send.bind(w.ports.table);
+  w.ports.table.send = (async (cmd: Cmd) => {
+    if (cmd.constructor.name === 'TransactWriteCommand') {
+      w.ports.table.send = send as never;
+      await between();
+    }
+    return send(cmd as never);
+  }) as never;
+}
+const checkoutBody = (invoiceId: number) => ({ firstName: 'Ana Souza', address2: 'Rua A, 1', city: 'São Paulo', zipcode: '01000-000', country: 'Brasil', invoiceId });
+
+describe('review findings', () => {
+  it('two checkouts at once record one charge, cancel the other at the provider, and both answer the same Pix', async () => {
+    const w = await world('2026-06-01T00:00:00.000Z');
+    await run(w, () => billing.sweepInvoices(Date.parse('2026-05-25T00:00:00.000Z')));
+    const [inv] = await invoices(w);
+    deleted.length = 0;
+    const [a, b] = await Promise.all([run(w, () => billing.checkout(admin(w), checkoutBody(inv.id))), run(w, () => billing.checkout(admin(w), checkoutBody(inv.id)))]);
+    expect(a).toEqual(b);
+    const [stored] = await invoices(w);
+    expect(stored).toMatchObject({ chargeId: a.chargeId, pixPayload: a.qrcode.qrcode, chargeProvider: 'sandbox' });
+    // The losing charge was deleted at the provider and has no pointer: it can never pay anything.
+    expect(deleted).toHaveLength(1);
+    expect(deleted[0]).not.toBe(a.chargeId);
+    expect(await refusal(webhook(w, deleted[0]))).toMatchObject({ status: 404 });
+    // A third checkout answers the stored charge without a new one.
+    expect(await run(w, () => billing.checkout(admin(w), checkoutBody(inv.id)))).toEqual(a);
+  });
+
+  it('a payment more than a period late moves the due date past today, keeping the day of the month', async () => {
+    const w = await world('2026-01-31T00:00:00.000Z');
+    await run(w, () => billing.sweepInvoices(Date.parse('2026-01-25T00:00:00.000Z')));
+    await run(w, () => billing.sweepInvoices(Date.parse('2026-02-05T00:00:00.000Z')));
+    expect((await company(w))!.status).toBe(false);
+    // Paid on 15/04: 28/02 and 31/03 are past, so the new due date is 30/04 (31/01 + 3 months; not 28/04).
+    w.ports.time = Date.parse('2026-04-15T12:00:00.000Z');
+    const { pix } = await payThroughCheckout(w);
+    expect((await webhook(w, pix.chargeId)).status).toBe('paid');
+    expect((await company(w))!).toMatchObject({ status: true, dueDate: '2026-04-30T00:00:00.000Z' });
+    // The next run neither blocks it nor bills it yet.
+    expect(await run(w, () => billing.sweepInvoices(w.ports.time + 10 * 60_000))).toBe(0);
+    expect((await company(w))!.status).toBe(true);
+    // Paid on its new due day exactly: one more period (the due day is not after today).
+    expect(billing.nextDueDate('2026-01-31T00:00:00.000Z', 'MENSAL', Date.parse('2026-02-28T23:00:00.000Z'))).toBe('2026-03-31T00:00:00.000Z');
+    expect(billing.nextDueDate('2026-01-31T00:00:00.000Z', 'MENSAL', Date.parse('2026-02-27T23:00:00.000Z'))).toBe('2026-02-28T00:00:00.000Z');
+  });
+
+  it('a block committed between the webhook read and its write: the webhook reads again, unblocks and restarts the stopped session', async () => {
+    const w = await world('2026-06-01T00:00:00.000Z');
+    await run(w, () => updateItem(connectionKey(w.companyId, w.connectionId), { status: 'CONNECTED' }));
+    await run(w, () => billing.sweepInvoices(Date.parse('2026-05-25T00:00:00.000Z')));
+    const { pix } = await payThroughCheckout(w);
+    const read = (await company(w))!;
+    w.ports.forgetRecords();
+    beforeNextTransaction(w, () => billing.blockCompany(read));
+    expect((await webhook(w, pix.chargeId)).status).toBe('paid');
+    const after = (await company(w))!;
+    expect(after).toMatchObject({ status: true, dueDate: '2026-07-01T00:00:00.000Z' });
+    expect(after.stoppedConnectionIds).toBeUndefined();
+    expect(w.ports.sentCommands.map((c) => c.type)).toEqual(['stop', 'start']);
+  });
+
+  it('a manual unblock racing a block restarts the sessions of the version it replaced', async () => {
+    const w = await world('2026-06-01T00:00:00.000Z');
+    await run(w, () => updateItem(connectionKey(w.companyId, w.connectionId), { status: 'CONNECTED' }));
+    await run(w, () => billing.sweepInvoices(Date.parse('2026-05-25T00:00:00.000Z')));
+    const read = (await company(w))!;
+    w.ports.forgetRecords();
+    beforeNextTransaction(w, () => billing.blockCompany(read));
+    await run(w, () => updateCompany(w.companyId, { status: true, dueDate: '2026-07-01T00:00:00.000Z' }));
+    const after = (await company(w))!;
+    expect(after).toMatchObject({ status: true, dueDate: '2026-07-01T00:00:00.000Z' });
+    expect(after.stoppedConnectionIds).toBeUndefined();
+    expect(w.ports.sentCommands.map((c) => c.type)).toEqual(['stop', 'start']);
+  });
+
+  it("'+ Vencimento' racing the job opening the invoice (same millisecond) supersedes that invoice", async () => {
+    const w = await world('2026-06-01T00:00:00.000Z');
+    const read = (await company(w))!;
+    beforeNextTransaction(w, () => billing.openInvoice(read));
+    await run(w, () => updateCompany(w.companyId, { dueDate: '2026-07-01T00:00:00.000Z' }));
+    expect(await invoices(w)).toMatchObject([{ dueDate: '2026-06-01T00:00:00.000Z', status: 'cancelled' }]);
+    expect((await company(w))!.dueDate).toBe('2026-07-01T00:00:00.000Z');
+    expect(await run(w, () => billing.sweepInvoices(Date.parse('2026-06-25T00:00:00.000Z')))).toBe(1);
+    expect((await run(w, () => billing.listInvoices(admin(w), {}))).invoices).toMatchObject([{ dueDate: '2026-07-01T00:00:00.000Z', status: 'open' }]);
+  });
+
+  it('a due date moved back to an already invoiced date gets a payable invoice again', async () => {
+    const A = '2026-06-01T00:00:00.000Z';
+    const B = '2026-07-01T00:00:00.000Z';
+    // A invoiced, moved to B before B is invoiced, then back to A.
+    const w = await world(A);
+    await run(w, () => billing.sweepInvoices(Date.parse('2026-05-25T00:00:00.000Z')));
+    await run(w, () => updateCompany(w.companyId, { dueDate: B }));
+    await run(w, () => updateCompany(w.companyId, { dueDate: A }));
+    expect(await run(w, () => billing.sweepInvoices(Date.parse('2026-05-26T00:00:00.000Z')))).toBe(1);
+    const listed = (await run(w, () => billing.listInvoices(admin(w), {}))).invoices;
+    expect(listed).toMatchObject([{ dueDate: A, status: 'open' }]);
+    expect((await run(w, () => billing.checkout(admin(w), checkoutBody(listed[0].id)))).invoiceId).toBe(listed[0].id);
+
+    // A invoiced, moved to B and B invoiced, then back to A: one new invoice, then nothing more to do.
+    const w2 = await world(A);
+    await run(w2, () => billing.sweepInvoices(Date.parse('2026-05-25T00:00:00.000Z')));
+    await run(w2, () => updateCompany(w2.companyId, { dueDate: B }));
+    await run(w2, () => billing.sweepInvoices(Date.parse('2026-06-25T00:00:00.000Z')));
+    await run(w2, () => updateCompany(w2.companyId, { dueDate: A }));
+    expect(await run(w2, () => billing.sweepInvoices(Date.parse('2026-05-26T00:00:00.000Z')))).toBe(1);
+    expect(await run(w2, () => billing.sweepInvoices(Date.parse('2026-05-27T00:00:00.000Z')))).toBe(0);
+    expect((await run(w2, () => billing.listInvoices(admin(w2), {}))).invoices).toMatchObject([{ dueDate: A, status: 'open' }]);
+    expect((await invoices(w2)).map((i) => i.status).sort()).toEqual(['cancelled', 'cancelled', 'open']);
+  });
+
+  it('an empty webhook token keeps the stored one; a new token replaces it', async () => {
+    const w = await world('2026-06-01T00:00:00.000Z');
+    const key = '$aact_test_key_0123456789abcdef';
+    const first = await run(w, () => billing.saveBillingSetting({ value: key, webhookToken: 'whsec_first_0123456789' }));
+    expect(first.webhookToken).not.toBe('');
+    // A form that never loaded the stored values sends the key's mask back and an empty token.
+    const again = await run(w, () => billing.saveBillingSetting({ value: first.value, webhookToken: '' }));
+    expect(again).toMatchObject({ value: first.value, webhookToken: first.webhookToken, provider: 'asaas' });
+    const again2 = await run(w, () => billing.saveBillingSetting({ value: first.value, webhookToken: '   ' }));
+    expect(again2.webhookToken).toBe(first.webhookToken);
+    const replaced = await run(w, () => billing.saveBillingSetting({ value: first.value, webhookToken: 'whsec_second_9876543210' }));
+    expect(replaced.webhookToken).not.toBe(first.webhookToken);
+    expect(replaced.webhookToken).not.toBe('');
+  });
+
+  it("the platform's company (billingExempt) is never indexed, invoiced nor blocked", async () => {
+    const w = await world('2026-06-01T00:00:00.000Z');
+    expect((await company(w)) as unknown as Record<string, unknown>).toMatchObject({ GSI4PK: 'COMPANYDUE' });
+    await run(w, () => updateCompany(w.companyId, { billingExempt: true }));
+    const c = (await company(w))! as unknown as Record<string, unknown>;
+    expect(c).toMatchObject({ billingExempt: true, status: true });
+    expect(c.GSI4PK).toBeUndefined();
+    for (const at of ['2026-05-25', '2026-06-10', '2027-01-01']) expect(await run(w, () => billing.sweepInvoices(Date.parse(`${at}T00:00:00.000Z`)))).toBe(0);
+    expect(await invoices(w)).toEqual([]);
+    expect((await company(w))!.status).toBe(true);
+    // Even listed by a stale index, the job leaves it alone; the backfill does not key it again.
+    await run(w, () => updateItem(keys.company(w.companyId), { GSI4PK: 'COMPANYDUE', GSI4SK: `2026-05-22T00:00:00.000Z#${w.companyId}` }));
+    expect(await run(w, () => billing.sweepInvoices(Date.parse('2026-06-10T00:00:00.000Z')))).toBe(0);
+    expect(await invoices(w)).toEqual([]);
+    await run(w, () => updateItem(keys.company(w.companyId), {}, { remove: ['GSI4PK', 'GSI4SK'] }));
+    expect(await run(w, () => billing.backfillDueIndex())).toBe(0);
+    // Created exempt by the super user: no due-index key from the start.
+    const { createCompany } = await import('../../src/services/companies.js');
+    const made = await run(w, () => createCompany({ name: 'Plataforma', email: 'plataforma@example.com', planId: w.plan.id, dueDate: '2026-06-01T00:00:00.000Z', billingExempt: true }));
+    expect((made.company as unknown as Record<string, unknown>).GSI4PK).toBeUndefined();
+    // Its users keep signing in after its due date; another company's do not.
+    const { assertCompanyActive } = await import('../../src/core/identity.js');
+    const past = { ...(await company(w))!, dueDate: '2020-01-01T00:00:00.000Z' };
+    expect(() => assertCompanyActive(past, false)).not.toThrow();
+    expect(() => assertCompanyActive({ ...past, billingExempt: false }, false)).toThrow(expect.objectContaining({ code: 'ERR_SUBSCRIPTION_EXPIRED' }));
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inboundEventSchema } from '@balcao/shared';
-import { memoryAgent, memoryWorld, refusal } from '../fakes/world.js';
+import { customerWrites, memoryAgent, memoryWorld, refusal } from '../fakes/world.js';
 
 /**
  * The dashboard (issue 22 §1; server-behaviour §12) on in-memory ports: a scripted history of
@@ -9,33 +8,20 @@ import { memoryAgent, memoryWorld, refusal } from '../fakes/world.js';
  * the filter and for the two charts. The numbers come from the aggregates written with the
  * tickets: a rebuild from the tickets gives the same ones.
  */
-const { receiveInbound } = await import('../../src/services/inbound.js');
 const { updateTicket } = await import('../../src/services/ticket-lifecycle.js');
 const { updateSetting } = await import('../../src/services/settings.js');
 const { getDashboard, ticketsPerDay, ticketsPerUser } = await import('../../src/services/dashboard.js');
 const { rebuildDashboardStats } = await import('../../src/services/dashboard-stats.js');
+const { sendFromConsole } = await import('../../src/services/message-actions.js');
+const { createTicket } = await import('../../src/services/ticket-lifecycle.js');
+const { createContact } = await import('../../src/services/contacts.js');
+const { getItem } = await import('../../src/core/db.js');
+const { ticketKey } = await import('../../src/table/keys.js');
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
 /** A wall-clock time on the company's calendar (UTC-3 in March 2026) as the test clock's value. */
 const local = (day: string, hhmm: string) => Date.parse(`${day}T${hhmm}:00-03:00`);
 
-let seq = 0;
-async function customerWrites(w: World, who: { number: string; name: string }, body: string) {
-  const e = inboundEventSchema.parse({
-    v: 1,
-    eventId: `ev-${++seq}`,
-    companyId: w.companyId,
-    connectionId: w.connectionId,
-    at: new Date(w.ports.time).toISOString(),
-    type: 'message',
-    waMessageId: `WA-${seq}`,
-    chat: who,
-    fromMe: false,
-    body,
-    timestamp: w.ports.time,
-  });
-  await w.ports.run(() => receiveInbound(e));
-}
 const ticketOf = (w: World, number: string) =>
   (w.ports.table.all().filter((i) => i.entity === 'ticket') as { id: number; status: string; contactView?: { number: string } }[])
     .filter((t) => t.contactView?.number === number)
@@ -50,12 +36,18 @@ async function history() {
   const at = (t: number) => void (w.ports.time = t);
   const accept = async (who: typeof ana, number: string) => w.ports.run(() => updateTicket(who, ticketOf(w, number).id, { status: 'open', userId: who.userId }));
   const close = async (who: typeof ana, number: string) => w.ports.run(() => updateTicket(who, ticketOf(w, number).id, { status: 'closed' }));
+  const reply = async (who: typeof ana, number: string, body: string) =>
+    w.ports.run(async () => sendFromConsole(who, (await getItem(ticketKey(w.companyId, ticketOf(w, number).id), true))!, { body }, []));
 
   // Day 1, Monday 2 March.
   at(local('2026-03-02', '09:00'));
   await customerWrites(w, c[0], 'Oi, preciso de ajuda');
   at(local('2026-03-02', '09:10'));
   await accept(ana, c[0].number); // waited 10 min
+  at(local('2026-03-02', '09:12'));
+  await reply(ana, c[0].number, 'Olá! Em que posso ajudar?'); // first response after 12 min
+  at(local('2026-03-02', '09:20'));
+  await reply(ana, c[0].number, 'Pode me mandar o pedido?'); // not a first response
   at(local('2026-03-02', '09:40'));
   await close(ana, c[0].number); // served 30 min
   at(local('2026-03-02', '09:41'));
@@ -64,6 +56,8 @@ async function history() {
   await customerWrites(w, c[1], 'Bom dia');
   at(local('2026-03-02', '10:20'));
   await accept(bia, c[1].number); // waited 20 min
+  at(local('2026-03-02', '10:25'));
+  await reply(bia, c[1].number, 'Bom dia!'); // first response after 25 min
   at(local('2026-03-02', '11:20'));
   await close(bia, c[1].number); // served 60 min
   at(local('2026-03-02', '11:21'));
@@ -80,6 +74,8 @@ async function history() {
   await customerWrites(w, c[0], 'Voltei'); // a new ticket: the last closed over 2 hours ago
   at(local('2026-03-03', '15:03'));
   await accept(ana, c[0].number); // waited 3 min
+  at(local('2026-03-03', '15:04'));
+  await reply(ana, c[0].number, 'Oi de novo!'); // first response of the new ticket after 4 min
   at(local('2026-03-03', '15:33'));
   await close(ana, c[0].number); // served 30 min
   at(local('2026-03-03', '15:34'));
@@ -89,6 +85,7 @@ async function history() {
 }
 
 const both = { date_from: '2026-03-02', date_to: '2026-03-03' };
+const getItemSync = (w: World, id: number) => w.ports.table.get(ticketKey(w.companyId, id)) as import('../../src/table/items.js').TicketItem | undefined;
 
 describe('dashboard', () => {
   it('a scripted history gives its exact counts and averages, for each form of the filter', async () => {
@@ -105,17 +102,18 @@ describe('dashboard', () => {
       newContacts: 4,
       avgSupportTime: 40,
       avgWaitTime: 9.5,
+      avgFirstResponseTime: (12 + 25 + 4) / 3,
       ratingAverage: 2,
       ratingCount: 3,
     });
-    expect(all.attendants.find((a) => a.id === ana.userId)).toMatchObject({ name: 'Ana', tickets: 2, avgSupportTime: 30, rating: 2.5, ratingCount: 2 });
-    expect(all.attendants.find((a) => a.id === bia.userId)).toMatchObject({ name: 'Bia', tickets: 1, avgSupportTime: 60, rating: 1, ratingCount: 1 });
+    expect(all.attendants.find((a) => a.id === ana.userId)).toMatchObject({ name: 'Ana', tickets: 2, avgSupportTime: 30, avgFirstResponseTime: 8, rating: 2.5, ratingCount: 2 });
+    expect(all.attendants.find((a) => a.id === bia.userId)).toMatchObject({ name: 'Bia', tickets: 1, avgSupportTime: 60, avgFirstResponseTime: 25, rating: 1, ratingCount: 1 });
     expect(all.byQueue).toEqual([{ id: null, name: '', finished: 3 }]);
     expect(all.byConnection).toEqual([{ id: w.connectionId, name: 'Loja WhatsApp', finished: 3 }]);
 
     // The first day alone.
     const monday = await dash({ date_from: '2026-03-02', date_to: '2026-03-02' });
-    expect(monday.counters).toMatchObject({ supportFinished: 2, opened: 3, newContacts: 3, avgSupportTime: 45, avgWaitTime: 15, ratingAverage: 2, ratingCount: 2 });
+    expect(monday.counters).toMatchObject({ supportFinished: 2, opened: 3, newContacts: 3, avgSupportTime: 45, avgWaitTime: 15, avgFirstResponseTime: 18.5, ratingAverage: 2, ratingCount: 2 });
     // The now-counters do not depend on the period.
     expect(monday.counters).toMatchObject({ supportHappening: 1, supportPending: 1 });
     // From a day to today.
@@ -126,6 +124,26 @@ describe('dashboard', () => {
     expect((await dash({ days: '90' })).counters).toEqual(all.counters);
     // A day without anything: zeros and no averages.
     expect((await dash({ date_from: '2026-02-01', date_to: '2026-02-28' })).counters).toMatchObject({ supportFinished: 0, opened: 0, avgSupportTime: null, avgWaitTime: null, ratingAverage: null });
+  });
+
+  it('a conversation an agent starts has no first response; a time-zone change re-sums the past days', async () => {
+    const w = await memoryWorld();
+    const ana = await memoryAgent(w, 'Ana', { profile: 'admin' });
+    const contact = await w.ports.run(() => createContact(ana, { name: 'Cliente Ativo', number: '5511988887777' }));
+    const t = await w.ports.run(() => createTicket(ana, { contactId: contact.id, status: 'open', userId: ana.userId }));
+    w.ports.advance(5 * 60_000);
+    await w.ports.run(() => sendFromConsole(ana, (getItemSync(w, t.id))!, { body: 'Olá, temos novidades' }, []));
+    const today = new Date(w.ports.time).toISOString().slice(0, 10);
+    const d = await w.ports.run(() => getDashboard(ana, { date_from: '2026-03-01', date_to: today }));
+    expect(d.counters).toMatchObject({ opened: 1, avgFirstResponseTime: null });
+
+    // A rollup of a past day, then a new zone: the rollups go (the next read sums the day items again).
+    w.ports.advance(2 * 86_400_000);
+    await w.ports.run(() => getDashboard(ana, { days: '7' }));
+    expect(w.ports.table.all().some((i) => i.entity === 'dashboardRollup')).toBe(true);
+    await w.ports.run(() => updateSetting(w.companyId, 'timezone', { value: 'Asia/Tokyo' }));
+    expect(w.ports.table.all().some((i) => i.entity === 'dashboardRollup')).toBe(false);
+    expect((await w.ports.run(() => getDashboard(ana, { days: '7' }))).counters.opened).toBe(1);
   });
 
   it('the charts: closes per agent, conversations per hour of a day and per day of a range', async () => {

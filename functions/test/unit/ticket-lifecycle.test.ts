@@ -1,37 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { inboundEventSchema, RATING_REQUEST } from '@balcao/shared';
-import { memoryAgent, memoryWorld } from '../fakes/world.js';
+import { RATING_REQUEST } from '@balcao/shared';
+import { customerWrites as writes, memoryAgent, memoryWorld } from '../fakes/world.js';
 
 /**
  * The ticket lifecycle (services/ticket-lifecycle.ts) against in-memory ports: accepting, the
  * loser of two accepts, closing with the rating request, the customer's rating answer, and the
  * clock deciding the rating window. The browser and stack tests prove the same end to end.
  */
-const { receiveInbound } = await import('../../src/services/inbound.js');
 const { updateTicket } = await import('../../src/services/ticket-lifecycle.js');
 const { updateSetting } = await import('../../src/services/settings.js');
 const { updateConnection } = await import('../../src/services/connections.js');
 const { RATING_WINDOW_MS } = await import('../../src/services/ticket-lifecycle.js');
 
 type World = Awaited<ReturnType<typeof memoryWorld>>;
-let seq = 0;
 const customer = { number: '5511977776666', name: 'Dona Maria' };
-async function customerWrites(w: World, body: string) {
-  const e = inboundEventSchema.parse({
-    v: 1,
-    eventId: `ev-${++seq}`,
-    companyId: w.companyId,
-    connectionId: w.connectionId,
-    at: new Date(w.ports.time).toISOString(),
-    type: 'message',
-    waMessageId: `WA-${seq}`,
-    chat: customer,
-    fromMe: false,
-    body,
-    timestamp: w.ports.time,
-  });
-  await w.ports.run(() => receiveInbound(e));
-}
+const customerWrites = (w: World, body: string) => writes(w, customer, body);
 const tickets = (w: World) => w.ports.table.all().filter((i) => i.entity === 'ticket') as Record<string, unknown>[] & { id: number }[];
 
 describe('the ticket lifecycle (in-memory ports)', () => {

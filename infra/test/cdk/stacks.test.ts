@@ -273,6 +273,9 @@ describe('api stack', () => {
       expect(doc.includes('cognito-idp:AdminCreateUser'), handler).toBe(['auth', 'users', 'companies'].includes(handler));
       expect(doc, handler).toContain('dynamodb:Query');
       expect(doc, handler).toContain('sqs:SendMessage');
+      // Routers that start or stop WhatsApp sessions may send to the session host's queues.
+      const outbound = queues.filter((q) => q.worker === null).map((q) => logicalId(s.stacks.data.queue(q.name).queue));
+      if (['whatsapp', 'companies', 'messages', 'tickets'].includes(handler)) for (const id of outbound) expect(doc, `${handler} → ${id}`).toContain(id);
       expect(doc, handler).not.toContain('dynamodb:Scan');
       expect(doc, handler).not.toContain('execute-api:ManageConnections');
       // The integrations router seals and opens outside-service secrets (decision 51); the settings

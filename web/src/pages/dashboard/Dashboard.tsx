@@ -120,6 +120,13 @@ export default function Dashboard() {
         <Card variation="outlined" className="panel dash-empty" data-testid="dashboard-no-filter">
           <Text>{t('dashboard.noFilter')}</Text>
         </Card>
+      ) : !data && summary.isError ? (
+        <Card variation="outlined" className="panel dash-empty" data-testid="dashboard-error">
+          <Text>{t('dashboard.loadError')}</Text>
+          <Button marginTop="0.75rem" onClick={() => void summary.refetch()}>
+            {t('dashboard.retry')}
+          </Button>
+        </Card>
       ) : !data ? (
         <Flex justifyContent="center" padding="2rem">
           <Loader size="large" />
@@ -178,6 +185,7 @@ function DashboardBody({ data }: { data: DashboardResult }) {
     { key: 'newContacts', value: number.format(c.newContacts) },
     { key: 'avgSupportTime', value: formatMinutes(c.avgSupportTime) },
     { key: 'avgWaitTime', value: formatMinutes(c.avgWaitTime) },
+    { key: 'avgFirstResponseTime', value: formatMinutes(c.avgFirstResponseTime) },
     { key: 'opened', value: number.format(c.opened) },
     {
       key: 'rating',
@@ -210,13 +218,14 @@ function DashboardBody({ data }: { data: DashboardResult }) {
                   <TableCell as="th">{t('dashboard.attendants.rating')}</TableCell>
                   <TableCell as="th">{t('dashboard.attendants.tickets')}</TableCell>
                   <TableCell as="th">{t('dashboard.attendants.avgSupportTime')}</TableCell>
+                  <TableCell as="th">{t('dashboard.attendants.avgFirstResponseTime')}</TableCell>
                   <TableCell as="th">{t('dashboard.attendants.status')}</TableCell>
                 </TableRow>
               </TableHead>
               <TableBody>
                 {data.attendants.length === 0 && (
                   <TableRow>
-                    <TableCell colSpan={5} className="empty">
+                    <TableCell colSpan={6} className="empty">
                       {t('dashboard.attendants.empty')}
                     </TableCell>
                   </TableRow>
@@ -229,6 +238,7 @@ function DashboardBody({ data }: { data: DashboardResult }) {
                     </TableCell>
                     <TableCell>{number.format(a.tickets)}</TableCell>
                     <TableCell>{formatMinutes(a.avgSupportTime)}</TableCell>
+                    <TableCell>{formatMinutes(a.avgFirstResponseTime)}</TableCell>
                     <TableCell>
                       <span className={`dash-online ${a.online ? 'on' : 'off'}`}>{a.online ? t('dashboard.attendants.online') : t('dashboard.attendants.offline')}</span>
                     </TableCell>

@@ -59,7 +59,14 @@ function ChartCard({ kind, today }: { kind: 'users' | 'days'; today: string }) {
         </Button>
       </form>
       <div className="dash-chart-box">
-        {!query.data ? (
+        {!query.data && query.isError ? (
+          <Flex direction="column" alignItems="center" gap="0.5rem" padding="2rem">
+            <Text color="font.secondary">{t('dashboard.chartError')}</Text>
+            <Button size="small" onClick={() => void query.refetch()}>
+              {t('dashboard.retry')}
+            </Button>
+          </Flex>
+        ) : !query.data ? (
           <Flex justifyContent="center" padding="2rem">
             <Loader />
           </Flex>
