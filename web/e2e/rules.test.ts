@@ -15,9 +15,10 @@ const user = (over: Partial<User>): User =>
 describe('menu rules', () => {
   it('shows the administration items to admins only (any casing of admin)', () => {
     // No plan on these users: only the items without a plan flag.
-    const main = ['/', '/tickets', '/quick-messages', '/todolist', '/contacts', '/schedules', '/tags', '/helps'];
-    expect(visibleItems(user({ profile: 'Nível 3' })).map((i) => i.to)).toEqual(main);
-    expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual([...main, '/connections', '/files', '/queues', '/users', '/settings']);
+    const main = ['/tickets', '/quick-messages', '/todolist', '/contacts', '/schedules', '/tags', '/helps'];
+    expect(visibleItems(user({ profile: 'Nível 3' })).map((i) => i.to)).toEqual(['/', ...main]);
+    // An admin's `/` is the dashboard, the administration section's first item (spec 000 §2.2).
+    expect(visibleItems(user({ profile: 'admin' })).map((i) => i.to)).toEqual([...main, '/', '/connections', '/files', '/queues', '/users', '/financeiro', '/settings']);
     expect(visibleItems(user({ profile: 'ADMIN' as User['profile'] })).map((i) => i.to)).toContain('/settings');
   });
 

@@ -9,7 +9,7 @@ import {
   trialDueDate,
   type Company,
 } from '@balcao/shared';
-import { clean, getItem, isTransactionCanceled, nextId, queryAll, queryIndexAll, transact, tx, updateItem, deleteItem } from '../core/db.js';
+import { clean, getItem, isTransactionCanceled, nextId, queryAll, queryIndexAll, transact, tx, updateItem, deleteItem, conflictPause } from '../core/db.js';
 import { dueIndexUpdate, restartStoppedSessions, supersedeOpenInvoice } from './billing.js';
 import { keys, integrationsPartition, invoicesPartition, promptsPartition } from '../table/keys.js';
 import { deleteCompanyFileLists } from './file-lists.js';
@@ -215,7 +215,10 @@ async function writeCompanyUpdate(read: CompanyItem, data: Record<string, unknow
         ...superseded.items,
       ]);
     } catch (err) {
-      if (!isTransactionCanceled(err) || attempt >= 3) throw err;
+      if (!isTransactionCanceled(err)) throw err;
+      // Still racing after a few reads (many writes at once): the caller tries again.
+      if (attempt >= 5) throw new AppError(409, 'ERR_VALIDATION', { message: 'O registro mudou ao mesmo tempo; tente de novo' });
+      await conflictPause(attempt);
       current = await getCompanyItem(current.id);
       continue;
     }

@@ -30,8 +30,9 @@ const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const FIELD_VALUES: unknown[] = [null, [], {}, [{}], 1e308, -1, true, '', HUGE, '\ud800', { __proto__: { polluted: true } }, { constructor: { prototype: {} } }];
 
 function bodyKeys(route: ApiRoute): string[] {
-  const spec = apiRoutes[route] as { body?: z.ZodType };
-  const shape = (spec.body as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
+  // A route the console does not call (a webhook) has no entry in the contracts.
+  const spec = apiRoutes[route] as { body?: z.ZodType } | undefined;
+  const shape = (spec?.body as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
   return shape ? Object.keys(shape) : ['name', 'id', 'body'];
 }
 
