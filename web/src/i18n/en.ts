@@ -515,6 +515,7 @@ const en: Catalogue = {
     phone: 'Phone',
     plan: 'Plan',
     status: 'Status',
+    billingExempt: 'Billing exempt',
     campaignsEnabled: 'Campaigns',
     dueDate: 'Due date',
     recurrence: 'Recurrence',

@@ -515,6 +515,7 @@ const es: Catalogue = {
     phone: 'Teléfono',
     plan: 'Plan',
     status: 'Estado',
+    billingExempt: 'Exenta de cobro',
     campaignsEnabled: 'Campañas',
     dueDate: 'Fecha de vencimiento',
     recurrence: 'Recurrencia',

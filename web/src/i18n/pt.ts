@@ -517,6 +517,7 @@ const pt = {
     phone: 'Telefone',
     plan: 'Plano',
     status: 'Status',
+    billingExempt: 'Isenta de cobrança',
     campaignsEnabled: 'Campanhas',
     dueDate: 'Data de vencimento',
     recurrence: 'Recorrência',

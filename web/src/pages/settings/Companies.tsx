@@ -24,6 +24,7 @@ interface Values {
   planId: string;
   status: string;
   campaignsEnabled: string;
+  billingExempt: string;
   dueDate: string;
   recurrence: string;
   password: string;
@@ -100,6 +101,7 @@ function CompanyDialog({ company, plans, onClose, onSaved }: { company: Company 
       planId: company ? String(company.planId) : '',
       status: String(company?.status ?? true),
       campaignsEnabled: String(company?.campaignsEnabled ?? false),
+      billingExempt: String(company?.billingExempt ?? false),
       dueDate: dayInput(company?.dueDate ?? null, timeZone),
       recurrence: company?.recurrence ?? 'MENSAL',
       password: '',
@@ -114,6 +116,8 @@ function CompanyDialog({ company, plans, onClose, onSaved }: { company: Company 
         // The resolver hands over the parsed form: booleans, and the due date as ISO or null.
         status: String(v.status) === 'true',
         campaignsEnabled: String(v.campaignsEnabled) === 'true',
+        // The platform's own company is never billed (decision 61).
+        billingExempt: String(v.billingExempt) === 'true',
         // Spec 003 §4: an empty or invalid due date is sent as null. Noon UTC keeps the calendar day
         // the same in Brazilian time zones.
         dueDate: v.dueDate ? `${String(v.dueDate).slice(0, 10)}T12:00:00.000Z` : null,
@@ -148,6 +152,7 @@ function CompanyDialog({ company, plans, onClose, onSaved }: { company: Company 
           ]}
         />
         <Select label={t('companies.campaignsEnabled')} {...form.register('campaignsEnabled')} choices={onOff} />
+        <Select label={t('companies.billingExempt')} {...form.register('billingExempt')} choices={onOff} />
         <DateTimeField label={t('companies.dueDate')} type="date" timeZone={timeZone} {...form.register('dueDate')} />
         <Select label={t('companies.recurrence')} {...form.register('recurrence')} choices={[{ value: 'MENSAL', label: t('companies.monthly') }]} />
         {!company && <NewPasswordField label={t('companies.password')} {...field('password')} />}
