@@ -164,7 +164,7 @@ export const companySchema = z.object({
   dueDate: dueDateField().optional(),
   recurrence: z.enum(RECURRENCES, { error: MSG.invalidValue }).optional(),
   /** The platform's own company is not billed (decision 61); the companies routes are the super user's. */
-  billingExempt: z.boolean({ error: MSG.invalidValue }).optional(),
+  billingExempt: boolish().optional(),
   document: z.string().max(30).optional(),
   addressZipCode: z.string().max(20).optional(),
   addressStreet: z.string().max(200).optional(),
