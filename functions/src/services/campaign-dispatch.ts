@@ -229,14 +229,22 @@ async function joinLane(companyId: number, connectionId: number, campaignId: num
     const alive = !!lane?.chainId && now - lane.beatAt < LANE_STALE_MS + Math.max(0, lane.nextAt - lane.beatAt);
     const chainId = alive ? lane!.chainId! : uuid();
     const campaigns = [...new Set([...(lane?.campaigns ?? []), campaignId])];
-    const next: LaneItem = lane
-      ? { ...lane, campaigns, chainId, beatAt: alive ? lane.beatAt : now }
-      : { ...key, entity: 'lane', companyId, connectionId, nextAt: now, sent: 0, chainId, beatAt: now, campaigns, turn: 0, ready: [] };
+    // An existing lane changes only its campaigns (and a dead chain's id): its pace (`nextAt`, `sent`,
+    // `ready`) belongs to the chain's jobs, which may claim a slot between this read and this write
+    // (planning joins after its first slice, the start joins again when planning ends).
+    const write = lane
+      ? tx.update(
+          key,
+          'SET campaigns = :campaigns, chainId = :chain, beatAt = :beat',
+          { ':campaigns': campaigns, ':chain': chainId, ':beat': alive ? lane.beatAt : now, ':seen': lane.chainId ?? null, ':n': lane.campaigns.length },
+          '(chainId = :seen OR (attribute_not_exists(chainId) AND attribute_exists(PK))) AND size(campaigns) = :n',
+        )
+      : tx.put(
+          { ...key, entity: 'lane', companyId, connectionId, nextAt: now, sent: 0, chainId, beatAt: now, campaigns, turn: 0, ready: [] } satisfies LaneItem,
+          'attribute_not_exists(PK)',
+        );
     try {
-      await transact([
-        tx.put(next, lane ? 'chainId = :seen OR (attribute_not_exists(chainId) AND attribute_exists(PK))' : 'attribute_not_exists(PK)', lane ? { ':seen': lane.chainId } : undefined),
-        tx.put({ ...activeLaneMarker(companyId, connectionId), entity: 'activeLane', companyId, connectionId }),
-      ]);
+      await transact([write, tx.put({ ...activeLaneMarker(companyId, connectionId), entity: 'activeLane', companyId, connectionId })]);
     } catch (err) {
       if (isTransactionCanceled(err)) continue;
       throw err;
