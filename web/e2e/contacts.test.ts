@@ -253,7 +253,7 @@ describe('contacts page', () => {
     const lidRow = row(page, 'Cliente Só LID');
     await lidRow.waitFor({ timeout: 20_000 });
     // The row may show before its number cell settles (a live event, then the page): wait for the text.
-    await lidRow.getByText('Contato sem número').first().waitFor({ timeout: 10_000 });
+    await expect.poll(() => lidRow.getByText('Contato sem número').count(), { timeout: 10_000 }).toBeGreaterThan(0);
 
     await lidRow.getByRole('button', { name: 'Editar Cliente Só LID' }).click();
     const edit = page.getByRole('dialog', { name: 'Editar contato' });
