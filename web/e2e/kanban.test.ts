@@ -75,12 +75,18 @@ describe('kanban board', () => {
     const anaOnB = b.getByTestId(`kanban-card-${ana.ticketId}`);
     const removed = await watchText(b, 'Ticket Tag Removido!');
     // The board's screen-reader announcements say where the card is (dnd-kit's live region).
-    const announced = (text: string) => b.locator('[id^="DndLiveRegion"]', { hasText: text }).waitFor({ state: 'attached' });
+    const announced = (text: string, timeout?: number) => b.locator('[id^="DndLiveRegion"]', { hasText: text }).waitFor({ state: 'attached', timeout });
     await anaOnB.focus();
     await b.keyboard.press('Space');
     await announced('Proposta.');
-    await b.keyboard.press('ArrowLeft');
-    await announced('Sobre a coluna Em aberto.');
+    // 'Em aberto' is the first lane, so pressing the left arrow again (if the first press came before
+    // the board measured the card, on a loaded machine) cannot take the card any further.
+    await expect
+      .poll(async () => {
+        await b.keyboard.press('ArrowLeft');
+        return announced('Sobre a coluna Em aberto.', 3_000).then(() => true, () => false);
+      }, { timeout: 45_000, interval: 0 })
+      .toBe(true);
     await b.keyboard.press('Space');
     await removed();
     await a.getByTestId('kanban-lane-0').getByTestId(`kanban-card-${ana.ticketId}`).waitFor();
