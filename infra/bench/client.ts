@@ -82,11 +82,17 @@ export async function agentSocket(e: Endpoints, token: string) {
   const frames: Frame[] = [];
   const listeners = new Set<(f: Frame) => void>();
   const ws = new WebSocket(`${e.wsUrl}?token=${encodeURIComponent(token)}`);
+  let received = 0;
   ws.on('message', (raw) => {
     const at = performance.now();
-    const f = { ...(JSON.parse(String(raw)) as { event: string; data: any }), at };
-    frames.push(f);
-    for (const l of listeners) l(f);
+    received++;
+    // A frame carries one event, or several of one fan-out batch (`{ events: [...] }`).
+    const parsed = JSON.parse(String(raw)) as { event: string; data: any } | { events: { event: string; data: any }[] };
+    for (const ev of 'events' in parsed ? parsed.events : [parsed]) {
+      const f = { ...ev, at };
+      frames.push(f);
+      for (const l of listeners) l(f);
+    }
   });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
@@ -97,6 +103,11 @@ export async function agentSocket(e: Endpoints, token: string) {
   ws.once('close', () => (closed = true));
   return {
     frames,
+    /** WebSocket messages received (a message may carry several events). */
+    get received() {
+      return received;
+    },
+    send: (frame: Record<string, unknown>) => ws.send(JSON.stringify(frame)),
     get closed() {
       return closed;
     },

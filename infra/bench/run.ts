@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (issue 3 §6): starts its own local stack (temporary data directory, free ports, no
  * web build) and measures
- *   latency   inbound message → agent WebSocket event at 20 messages/s for 60 s
+ *   latency   inbound message → agent consoles, one phase per --rate (default 2,20,50,100 messages/s) of
+ *             --seconds each, with --consoles 20 connected and --watching 10 of them in a conversation
  *   capacity  DynamoDB read/write units per inbound and per outbound message (ConsumedCapacity)
  *   bot       customer message → the queue bot's answer on the phone at 5 messages/s for 60 s, and
  *             DynamoDB units and transactions per bot step (--bot-rate 5 --bot-seconds 60 --bot-customers 20)
@@ -20,7 +21,7 @@
  *             --baileys-memory-out <file>); it runs first, in a child process
  * Results go to bench-results/pipeline.json (a part run alone with --only merges into it; the tickets
  * part writes bench-results/tickets.json), and a table is printed. Options: --only
- * latency|capacity|bot|campaigns|kanban|dashboard|sessions|tickets|baileys-memory (repeatable or comma-separated), --rate 20 --seconds 60
+ * latency|capacity|bot|campaigns|kanban|dashboard|sessions|tickets|baileys-memory (repeatable or comma-separated), --rate 2,20,50,100 --seconds 60 --consoles 20 --watching 10
  * --customers 20 --messages 50 --connections 200, --keep (keep the data dir), --out <file>; tickets:
  * --tickets 100000 --messages-per-ticket 10 --other-companies 50 --other-tickets 200 --agents 10
  * --clients 10 --requests 400 --warmup 400 --no-browser --tickets-out <file>, and --data-dir <dir> (kept; the
@@ -43,7 +44,13 @@ type Part = Exclude<(typeof PARTS)[number], 'baileys-memory'>;
 const { values: args } = parseArgs({
   options: {
     only: { type: 'string', multiple: true },
-    rate: { type: 'string', default: '20' },
+    // The latency part: one phase per rate (messages/s), each --seconds long (issue 23).
+    rate: { type: 'string', default: '2,20,50,100' },
+    consoles: { type: 'string', default: '20' },
+    // The latency part also records its phases in bench-results/realtime.json under this name.
+    'realtime-label': { type: 'string', default: 'latest' },
+    'realtime-out': { type: 'string', default: path.join(REPO_ROOT, 'bench-results', 'realtime.json') },
+    watching: { type: 'string', default: '10' },
     'bot-rate': { type: 'string', default: '5' },
     'bot-seconds': { type: 'string', default: '60' },
     'bot-customers': { type: 'string', default: '20' },
@@ -52,8 +59,6 @@ const { values: args } = parseArgs({
     'kanban-tickets': { type: 'string', default: '10000' },
     'kanban-lanes': { type: 'string', default: '20' },
     seconds: { type: 'string', default: '60' },
-    'reference-rate': { type: 'string', default: '2' },
-    'reference-seconds': { type: 'string', default: '15' },
     customers: { type: 'string', default: '20' },
     messages: { type: 'string', default: '50' },
     connections: { type: 'string', default: '200' },
@@ -113,6 +118,15 @@ function ticketsDataOptions() {
     concurrency: whole(args['write-concurrency'], 'write-concurrency'),
   };
 }
+
+/** Issue 23's bars for the latency part. */
+const REALTIME_TARGETS = {
+  '2/s': 'p99 <= 100 ms',
+  '20/s': 'p99 <= 200 ms',
+  '50/s': 'p99 <= 1000 ms, 0 lost, 0 duplicated, GET /tickets p99 <= 300 ms during the burst (20 consoles, 10 watching)',
+  '100/s': 'p99 <= 3000 ms, 0 lost, 0 duplicated',
+  posts: 'at most one frame per interested socket per fan-out batch',
+};
 
 const startedAt = Date.now();
 const elapsed = () => `${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s`;
@@ -217,16 +231,16 @@ try {
         results.inboundToWebSocket = await latencyBench(
           { endpoints: stack.endpoints, env: stack.env, sup, log },
           {
-            rate: num(args.rate, 'rate'),
+            rates: String(args.rate).split(',').map((r) => num(r.trim(), 'rate')),
             seconds: num(args.seconds, 'seconds'),
-            customers: num(args.customers, 'customers'),
-            referenceRate: num(args['reference-rate'], 'reference-rate'),
-            referenceSeconds: num(args['reference-seconds'], 'reference-seconds'),
+            customers: whole(args.customers, 'customers'),
+            consoles: whole(args.consoles, 'consoles'),
+            watching: whole(args.watching, 'watching', 0),
           },
         );
-        const r = results.inboundToWebSocket as { lost: number; sendErrors: number };
-        if (r.lost || r.sendErrors) {
-          failures.latency = `${r.lost} lost, ${r.sendErrors} send errors`;
+        const bad = (results.inboundToWebSocket as { phases: { rate: number; lost: number; duplicated: number; sendErrors: number }[] }).phases.filter((p) => p.lost || p.duplicated || p.sendErrors);
+        if (bad.length) {
+          failures.latency = bad.map((p) => `${p.rate}/s: ${p.lost} lost, ${p.duplicated} duplicated, ${p.sendErrors} send errors`).join('; ');
           exitCode = 1;
         }
       } else if (part === 'bot') {
@@ -358,6 +372,20 @@ if (parts.includes('tickets')) {
   if (parts.length === 1) process.exit(exitCode);
 }
 
+// The realtime figures (issue 23) keep each labelled run side by side ('before', 'after', ...).
+if (results.inboundToWebSocket) {
+  const realtimeOut = path.resolve(args['realtime-out']!);
+  let runs: Record<string, unknown> = {};
+  try {
+    runs = (JSON.parse(fs.readFileSync(realtimeOut, 'utf8')) as { runs: Record<string, unknown> }).runs ?? {};
+  } catch {
+    /* first run */
+  }
+  runs[args['realtime-label']!] = { generatedAt: new Date().toISOString(), machine: machineInfo, command, ...(results.inboundToWebSocket as object), machineDuringPart: machine.latency };
+  fs.mkdirSync(path.dirname(realtimeOut), { recursive: true });
+  fs.writeFileSync(realtimeOut, `${JSON.stringify({ targets: REALTIME_TARGETS, runs }, null, 2)}\n`);
+}
+
 // A part run alone replaces only its own section of an existing results file.
 const out = path.resolve(args.out!);
 let previous: Record<string, unknown> = {};
@@ -394,13 +422,12 @@ function printTable(r: Record<string, any>) {
     rows.push(['bot: units per message read / write (AWS floor)', `${bot.dynamodbUnits.total.read} / ${bot.dynamodbUnits.total.writeAwsFloor}`, 'RCU / WCU']);
   }
   const lat = r.inboundToWebSocket;
-  if (lat) {
-    const l = lat.latency;
-    rows.push(['inbound → WS latency p50 / p95 / p99 / max', `${l.p50} / ${l.p95} / ${l.p99} / ${l.max}`, 'ms']);
-    rows.push(['inbound → WS sent / received / lost', `${lat.sent} / ${lat.received} / ${lat.lost}`, `msgs at ${lat.schedule.achievedRatePerSecond}/s`]);
-    rows.push(['inbound → WS throughput (received)', `${lat.throughput.receivedPerSecond}`, 'msgs/s']);
-    const ref = lat.reference?.latency;
-    if (ref) rows.push([`reference at ${lat.reference.rate}/s: p50 / p95 / p99 / max`, `${ref.p50} / ${ref.p95} / ${ref.p99} / ${ref.max}`, 'ms']);
+  for (const p of lat?.phases ?? []) {
+    const l = p.latency;
+    rows.push([`inbound → ${p.consoles} consoles at ${p.rate}/s: p50 / p99 / max`, `${l.p50} / ${l.p99} / ${l.max}`, `ms (watchers p99 ${p.watchers.latency.p99})`]);
+    rows.push([`  at ${p.rate}/s: accepted / lost / duplicated`, `${p.accepted} / ${p.lost} / ${p.duplicated}`, `msgs × consoles (achieved ${p.schedule.achievedRatePerSecond}/s)`]);
+    rows.push([`  at ${p.rate}/s: GET /tickets p50 / p99 during the burst`, `${p.getTickets.p50} / ${p.getTickets.p99}`, `ms (${p.getTickets.count} requests, ${p.getTickets.errors} errors)`]);
+    rows.push([`  at ${p.rate}/s: @connections posts per inbound message`, `${p.posts.perAcceptedMessage}`, `posts (load ${p.loadAverage.after.join(' ')})`]);
   }
   const cap = r.dynamodbUnits;
   if (cap) {

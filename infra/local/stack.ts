@@ -203,6 +203,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     const demoId = seeded?.demoConnectionId;
     if (typeof demoId === 'number') await linkDemoConnection(sandboxNetwork, demoId, endpoints.sandboxUrl, log);
     // Local only (tests in vitest workers cannot reach the stack object): stop and start it over HTTP.
+    sandbox.route('GET', '/_local/ws-stats', () => ws.stats());
     sandbox.route('POST', '/_local/session-host/stop', async () => (await sessionHost.stop(), { pid: sessionHost.pid() }));
     sandbox.route('POST', '/_local/session-host/start', async () => (await sessionHost.start(), { pid: sessionHost.pid() }));
     sandbox.route('POST', '/_local/session-host/kill', async () => (await sessionHost.kill(), { pid: sessionHost.pid() }));

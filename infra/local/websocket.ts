@@ -122,6 +122,7 @@ export async function startWebSocket(opts: {
       opts.log('ws', `connected ${c.id}`);
       ws.on('message', async (data, isBinary) => {
         c.lastActiveAt = new Date();
+        stats.clientMessages++;
         const ev = {
           requestContext: baseContext(c, '$default', 'MESSAGE'),
           body: isBinary ? Buffer.from(data as Buffer).toString('base64') : data.toString(),
@@ -152,6 +153,9 @@ export async function startWebSocket(opts: {
     });
   });
 
+  // What the benchmark reads (issue 23): posts the fan-out made, their bytes, and the client's own frames.
+  const stats = { posts: 0, postBytes: 0, clientMessages: 0 };
+
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const c of conns.values()) {
@@ -177,6 +181,8 @@ export async function startWebSocket(opts: {
       // API Gateway answers once it holds the message, not when the client has read it: a client
       // that reads slowly (a throttled or busy tab) must not hold up the fan-out's other posts.
       c.socket.send(body.toString('utf8'));
+      stats.posts++;
+      stats.postBytes += body.length;
       res.writeHead(200, { 'content-length': '0' });
       return res.end();
     }
@@ -202,6 +208,7 @@ export async function startWebSocket(opts: {
     wsUrl: `ws://127.0.0.1:${opts.wsPort}`,
     callbackUrl: `http://127.0.0.1:${opts.mgmtPort}`,
     connections: () => [...conns.keys()],
+    stats: () => ({ ...stats, open: conns.size }),
     stop: async () => {
       clearInterval(sweep);
       // Close sockets first so $disconnect runs while the rest of the stack is still up.
