@@ -16,6 +16,7 @@ export async function botBench(ctx: CapacityContext, opts: { rate: number; secon
   const ws = await agentSocket(e, t.admin.token);
   const connectionId = await connectedSandbox(e, t, ws);
   const appMessage = `company-${t.companyId}-appMessage`;
+  const ticketEvent = `company-${t.companyId}-ticket`;
 
   const vendas = must(await t.admin.post('/queue', { name: 'Vendas', color: '#1e88e5', greetingMessage: 'Bem-vindo às Vendas, {{firstName}}!', orderQueue: 1 }), 'queue');
   must(await t.admin.post('/queue', { name: 'Suporte', color: '#43a047', greetingMessage: 'Suporte aqui.', orderQueue: 2 }), 'queue');
@@ -31,17 +32,24 @@ export async function botBench(ctx: CapacityContext, opts: { rate: number; secon
   const customers = Array.from({ length: opts.customers }, (_, i) => ({ number: `55119${String(60_000_000 + i).padStart(8, '0')}`, step: 0 }));
 
   const answered = new Map<string, number>();
-  /** When the answer was stored (its `create` frame): the rest is the way to the phone and back. */
+  /** When the answer was stored (its ticket's update carries it): the rest is the way to the phone and back. */
   const stored = new Map<string, number>();
+  // The agent opens each conversation as it appears (its room then streams the answers' acks).
+  const joined = new Set<number>();
   const stop = ws.onFrame((f) => {
-    const m = f.data?.message;
-    if (f.event !== appMessage || typeof m?.id !== 'string' || !m.fromMe) return;
+    const ticketId = f.event === ticketEvent ? f.data?.ticket?.id : undefined;
+    if (typeof ticketId === 'number' && !joined.has(ticketId)) {
+      joined.add(ticketId);
+      ws.send({ action: 'joinChatBox', ticketId });
+    }
+    const m = f.event === appMessage || f.event === ticketEvent ? f.data?.message : undefined;
+    if (typeof m?.id !== 'string' || !m.fromMe) return;
     if (!stored.has(m.id)) stored.set(m.id, f.at);
-    if (m.ack >= 2 && !answered.has(m.id)) answered.set(m.id, f.at);
+    if (f.event === appMessage && m.ack >= 2 && !answered.has(m.id)) answered.set(m.id, f.at);
   });
 
   /** Sends on a fixed schedule (message i at start + i/rate), each customer's next step in turn, and waits for every answer. */
-  async function phase(rate: number, count: number, label: string) {
+  async function phase(rate: number, count: number, label: string, done: Map<string, number>) {
     const intervalMs = 1000 / rate;
     ctx.log(`bot (${label}): ${count} messages at ${rate}/s from ${customers.length} customers`);
     const sent: { answerId?: string; before: number; error?: string }[] = [];
@@ -68,19 +76,21 @@ export async function botBench(ctx: CapacityContext, opts: { rate: number; secon
     }
     await Promise.all(inflight);
     const drainStart = Date.now();
-    while (sent.some((s) => s.answerId && !answered.has(s.answerId)) && Date.now() - drainStart < 120_000) await sleep(100);
+    while (sent.some((s) => s.answerId && !done.has(s.answerId)) && Date.now() - drainStart < 120_000) await sleep(100);
     return { sent, start };
   }
 
   // Warm-up, measured apart: each customer's first message makes its contact and ticket and gets the
   // menu (as in the latency part, the steady figures are for customers already talking).
-  const first = await phase(2, customers.length, 'first messages');
-  const firstOk = first.sent.filter((s) => s.answerId && answered.has(s.answerId));
+  // Their answers' acks may come before the agent's socket is in the new ticket's room: the warm-up
+  // waits for the answers stored.
+  const first = await phase(2, customers.length, 'first messages', stored);
+  const firstOk = first.sent.filter((s) => s.answerId && stored.has(s.answerId));
   await sleep(2000);
 
   const total = Math.round(opts.rate * opts.seconds);
   const before = await quiet(ctx);
-  const { sent, start } = await phase(opts.rate, total, 'main');
+  const { sent, start } = await phase(opts.rate, total, 'main', answered);
   const after = await quiet(ctx);
   stop();
   ws.close();
@@ -100,8 +110,8 @@ export async function botBench(ctx: CapacityContext, opts: { rate: number; secon
     lost: ok.length - got.length,
     latency: summarize(got.map((s) => answered.get(s.answerId!)! - s.before)),
     firstMessage: {
-      note: `each customer's first message at 2/s before the measured run (creates the contact and the ticket, answered by the menu); not in the figures above`,
-      latency: summarize(firstOk.map((s) => answered.get(s.answerId!)! - s.before)),
+      note: `each customer's first message at 2/s before the measured run (creates the contact and the ticket, answered by the menu); not in the figures above; latency to the answer stored (its ticket's update on the agent socket)`,
+      latency: summarize(firstOk.map((s) => stored.get(s.answerId!)! - s.before)),
     },
     toAnswerStored: summarize(got.filter((s) => stored.has(s.answerId!)).map((s) => stored.get(s.answerId!)! - s.before)),
     timeline: got.reduce<{ sentFromS: number; count: number; p50: number; max: number }[]>((acc, s) => {

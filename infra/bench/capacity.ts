@@ -27,15 +27,34 @@ export interface CapacityContext {
   log: (line: string) => void;
 }
 
+/**
+ * The units so far: the stack = this process (the API) plus every other process but the session
+ * host (the workers' process, and one that ran before a restart), each from its `<pid>.json`.
+ */
 export function snapshot(ctx: CapacityContext) {
   const stack = structuredClone((globalThis as { [CAPACITY]?: Counter })[CAPACITY] ?? zero());
-  let sessionHost = zero();
-  try {
-    sessionHost = JSON.parse(fs.readFileSync(path.join(ctx.capacityDir, `${ctx.sessionHostPid()}.json`), 'utf8')) as Counter;
-  } catch {
-    /* nothing written yet */
+  const read = (file: string) => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(ctx.capacityDir, file), 'utf8')) as Counter;
+    } catch {
+      return zero(); // nothing written yet
+    }
+  };
+  const hostFile = `${ctx.sessionHostPid()}.json`;
+  for (const file of fs.readdirSync(ctx.capacityDir)) {
+    if (file === hostFile || file === `${process.pid}.json` || !file.endsWith('.json')) continue;
+    addCounter(stack, read(file));
   }
-  return { stack, sessionHost, sweeperRuns: ctx.sweeperRuns(), at: Date.now() };
+  return { stack, sessionHost: read(hostFile), sweeperRuns: ctx.sweeperRuns(), at: Date.now() };
+}
+
+function addCounter(into: Counter, c: Counter) {
+  for (const [to, from] of [[into, c] as const, ...Object.entries(c.byCommand ?? {}).map(([k, u]) => [(into.byCommand[k] ??= { read: 0, write: 0, calls: 0, items: 0 }), u] as const)]) {
+    to.read += from.read;
+    to.write += from.write;
+    to.calls += from.calls;
+    to.items += from.items;
+  }
 }
 type Snapshot = ReturnType<typeof snapshot>;
 
@@ -111,9 +130,12 @@ export async function capacityBench(ctx: CapacityContext, opts: { messages: numb
   const ws = await agentSocket(e, t.admin.token);
   const connectionId = await connectedSandbox(e, t, ws);
   const appMessage = `company-${t.companyId}-appMessage`;
+  const ticketEvent = `company-${t.companyId}-ticket`;
   const customers = Array.from({ length: n }, (_, i) => `55119${String(70_000_000 + i).padStart(8, '0')}`);
+  /** The ticket update that carries a new message's summary (what the lists get). */
+  const carrying = (id: string) => (f: { event: string; data: any }) => f.event === ticketEvent && f.data.message?.id === id;
 
-  /** Sends one message per customer, 10 per second, and waits for every `appMessage create`. */
+  /** Sends one message per customer, 10 per second, and waits for every one on the agent's socket. */
   const inbound = async (label: string) => {
     const ids: string[] = [];
     for (const [i, from] of customers.entries()) {
@@ -121,7 +143,7 @@ export async function capacityBench(ctx: CapacityContext, opts: { messages: numb
       ids.push(res.id);
       await sleep(100);
     }
-    await Promise.all(ids.map((id) => ws.waitFor((f) => f.event === appMessage && f.data.action === 'create' && f.data.message?.id === id, `inbound ${id} on the socket`, 60_000)));
+    await Promise.all(ids.map((id) => ws.waitFor(carrying(id), `inbound ${id} on the socket`, 60_000)));
     return ids;
   };
 
@@ -142,7 +164,7 @@ export async function capacityBench(ctx: CapacityContext, opts: { messages: numb
   before = await quiet(ctx);
   const firstIds = await inbound('Olá, primeira mensagem');
   after = await quiet(ctx);
-  const inboundNewTicket = perMessage(before, after, n, `${n} customers each send their first message (10/s); creates contact + ticket + message; window from quiet to quiet after the last appMessage create frame`);
+  const inboundNewTicket = perMessage(before, after, n, `${n} customers each send their first message (10/s); creates contact + ticket + message; window from quiet to quiet after the last message's frame`);
 
   ctx.log(`capacity: ${n} messages to existing tickets`);
   before = await quiet(ctx);
@@ -152,11 +174,14 @@ export async function capacityBench(ctx: CapacityContext, opts: { messages: numb
 
   // Outbound: a reply on each ticket, through the session host to the server ack (ack 2).
   const ticketIds = firstIds.map((id) => {
-    const f = ws.frames.find((x) => x.event === appMessage && x.data.message?.id === id);
-    const ticketId = f?.data.ticket?.id ?? f?.data.message?.ticketId;
-    if (typeof ticketId !== 'number') throw new Error(`no ticket id in the appMessage frame of ${id}: ${JSON.stringify(f?.data).slice(0, 300)}`);
+    const f = ws.frames.find(carrying(id));
+    const ticketId = f?.data.ticket?.id;
+    if (typeof ticketId !== 'number') throw new Error(`no ticket id in the ticket frame of ${id}: ${JSON.stringify(f?.data).slice(0, 300)}`);
     return ticketId;
   });
+  // The agent opens the conversations (their rooms stream the replies' acks), before the window.
+  for (const ticketId of ticketIds) ws.send({ action: 'joinChatBox', ticketId });
+  await Promise.all(ticketIds.map((ticketId) => ws.waitFor((f) => f.event === 'joined' && f.data.room === `ticket:${ticketId}`, `joined ticket ${ticketId}`, 30_000)));
   ctx.log(`capacity: ${n} outbound replies`);
   before = await quiet(ctx);
   const replyIds: string[] = [];
@@ -186,7 +211,7 @@ export async function capacityBench(ctx: CapacityContext, opts: { messages: numb
     outbound,
     idle,
     notes: [
-      'functions = every DynamoDB call made in the stack process (HTTP handlers, ingest worker, realtime fan-out, WebSocket handlers, sweeper); sessionHost = the session-host child process (auth keys, leases, connection state).',
+      'functions = every DynamoDB call made in the stack process (HTTP and WebSocket handlers) and the workers process (ingest, realtime fan-out, sweeper…); sessionHost = the session-host child process (auth keys, leases, connection state).',
       'realtime fan-out reads (socket connections of the audience) grow with the number of sockets connected to the company: one agent socket here.',
       'DynamoDB Local reports consumed capacity like DynamoDB on-demand (reads 4 KB / 0.5 for eventually consistent, writes 1 KB, transactions x2), but it is an emulator: verify against CloudWatch in AWS.',
     ],

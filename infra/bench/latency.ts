@@ -50,11 +50,15 @@ export async function latencyBench(ctx: { endpoints: Endpoints; env: Record<stri
   const warm = await Promise.all(
     customers.map(async (from, i) => must(await sandbox<{ id: string }>(e, 'POST', `/connections/${connectionId}/messages`, { from, name: `Cliente ${i}`, body: 'Oi' }), 'warm-up message').id),
   );
-  const appMessage = `company-${t.companyId}-appMessage`;
+  // A message reaches every console as its ticket's update (issue 23; before, as the company-wide appMessage).
   const ticketOf = await Promise.all(
     warm.map(async (id) => {
-      const f = await ws.waitFor((x) => x.event === appMessage && x.data.action === 'create' && x.data.message?.id === id, `warm-up ${id}`, 60_000);
-      return Number(f.data.message.ticketId ?? f.data.ticket?.id);
+      const f = await ws.waitFor(
+        (x) => (x.event.endsWith('-ticket') || (x.event.endsWith('-appMessage') && x.data.action === 'create')) && x.data.message?.id === id && typeof x.data.ticket?.id === 'number',
+        `warm-up ${id}`,
+        60_000,
+      );
+      return Number(f.data.ticket.id);
     }),
   );
   ws.close();

@@ -35,17 +35,22 @@ const comm = (pid: number) => {
   }
 };
 
-/** CPU seconds so far: this process (gateway, pollers, fan-out, sandbox network, load generator), the session host, and DynamoDB Local (java). */
+/**
+ * CPU seconds so far: this process (gateway, WebSocket gateway, sandbox network), the session host,
+ * DynamoDB Local (java) and the other Node children (the workers, a part's load process).
+ */
 export function cpuSnapshot(sessionHostPid: number) {
   let java = 0;
+  let otherNode = 0;
   const stack = [...children(process.pid)];
   while (stack.length) {
     const pid = stack.pop()!;
     if (pid === sessionHostPid) continue;
     if (comm(pid) === 'java') java += cpuSeconds(pid);
+    else otherNode += cpuSeconds(pid);
     stack.push(...children(pid));
   }
-  return { benchProcess: cpuSeconds(process.pid), sessionHost: cpuSeconds(sessionHostPid), dynamodbLocal: java, at: Date.now() };
+  return { benchProcess: cpuSeconds(process.pid), sessionHost: cpuSeconds(sessionHostPid), dynamodbLocal: java, otherChildren: otherNode, at: Date.now() };
 }
 export type CpuSnapshot = ReturnType<typeof cpuSnapshot>;
 
@@ -58,6 +63,8 @@ export function cpuDelta(a: CpuSnapshot, b: CpuSnapshot) {
     benchProcess: r(b.benchProcess - a.benchProcess),
     sessionHost: r(b.sessionHost - a.sessionHost),
     dynamodbLocal: r(b.dynamodbLocal - a.dynamodbLocal),
+    // A child that exited during the part (a load process) takes its seconds with it.
+    otherChildren: r(Math.max(0, b.otherChildren - a.otherChildren)),
   };
 }
 

@@ -102,7 +102,7 @@ export class RealtimeStack extends Stack {
     };
     const connect = socketFn('connect', 'Balcão WebSocket $connect (verifies ?token=)');
     const disconnect = socketFn('disconnect', 'Balcão WebSocket $disconnect');
-    const message = socketFn('message', 'Balcão WebSocket actions (joinTickets, joinChatBox, joinNotification, userStatus, ping)');
+    const message = socketFn('message', 'Balcão WebSocket actions (joinChatBox, leaveChatBox, userStatus; joinTickets, joinNotification and ping accepted)');
 
     this.api.addRoute('$connect', { integration: new WebSocketLambdaIntegration('ConnectIntegration', connect.fn) });
     this.api.addRoute('$disconnect', { integration: new WebSocketLambdaIntegration('DisconnectIntegration', disconnect.fn) });

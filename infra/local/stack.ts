@@ -3,22 +3,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { routes } from '@balcao/functions/manifest';
-import { queues as manifestQueues, SWEEPER } from '@balcao/functions/manifest';
+import { queues as manifestQueues } from '@balcao/functions/manifest';
 import { startCognito, Mailbox } from './cognito.js';
 import { ensureTable, startDynamo } from './dynamodb.js';
 import { FUNCTIONS_SRC } from './functions-loader.js';
 import { startGateway } from './gateway.js';
 import type { Log } from './http-util.js';
 import { JwtAuthorizer } from './jwt.js';
-import { startPollers, startSweeper } from './pollers.js';
 import { freePort, pickPorts, type Ports } from './ports.js';
 import { SandboxServer } from './sandbox-server.js';
 import { attachPaymentsSandbox } from './payments-sandbox.js';
 import { attachSandboxNetwork } from '@balcao/session-host/sandbox/index';
 import { MEDIA_BUCKET, startSqsS3 } from './sqs-s3.js';
 import { sessionHostProcess, type SessionHostControl } from './session-host.js';
+import type { ChildServiceControl } from './child-service.js';
 import { buildWebIfStale, startWebServer } from './web.js';
 import { startWebSocket } from './websocket.js';
+import { workersProcess } from './workers.js';
 import { emulateLambdaConcurrency } from './functions-loader.js';
 
 export const TABLE_NAME = 'balcao';
@@ -60,6 +61,8 @@ export interface LocalStack {
   sessionHostUrl: string;
   /** The session host child process (tests in vitest workers use the /_local/session-host routes). */
   sessionHost: SessionHostControl;
+  /** The workers' child process (SQS pollers and the sweeper). */
+  workers: ChildServiceControl;
   stop(): Promise<void>;
 }
 
@@ -165,20 +168,15 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
     const ws = await startWebSocket({ wsPort: ports.ws, mgmtPort: ports.wsManagement, log });
     stops.push({ name: 'ws', stop: ws.stop });
 
-    const pollers = startPollers({
-      sqsEndpoint: sqsS3.endpoint,
-      // Outbound command queues (worker null) are consumed by the session host, not by a poller.
-      queues: manifestQueues
-        .filter((def): def is typeof def & { worker: string } => def.worker !== null)
-        .map((def) => ({ def, url: sqsS3.queues[def.name].url, arn: sqsS3.queues[def.name].arn })),
-      // Short polls: the local queue stand-in does not always wake a waiting long poll when a
-      // message arrives, which delayed a quiet queue's first message by up to the full wait.
-      waitTimeSeconds: 1,
+    // The workers run in their own process, as Lambda runs them apart from the API (issue 23).
+    const workers = workersProcess({
+      env,
+      port: Number(process.env.BALCAO_PORT_WORKERS) || (await freePort()),
+      queues: manifestQueues.filter((def) => def.worker !== null).map((def) => ({ name: def.name, url: sqsS3.queues[def.name].url, arn: sqsS3.queues[def.name].arn })),
       log,
     });
-    stops.push({ name: 'workers', stop: pollers.stop });
-    const sweeper = startSweeper({ rateMinutes: SWEEPER.rateMinutes, worker: SWEEPER.worker, log });
-    stops.push({ name: 'sweeper', stop: sweeper.stop });
+    stops.push({ name: 'workers', stop: workers.stop });
+    await workers.start();
 
     const buildError = await webBuildP;
     if (buildError instanceof Error) log('web', `!!! ${buildError.message}; serving whatever web/dist holds`);
@@ -219,6 +217,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
       seeded,
       sessionHostUrl: sessionHost.url,
       sessionHost,
+      workers,
       stop: () => (stopped ??= stopAll()),
     };
   } catch (e) {

@@ -5,7 +5,6 @@ export const SHELL_TOAST_MS = 2000;
 export const ROUTE_TOAST_MS = 3000;
 export const CONNECTION_BADGE_DELAY_MS = 2000;
 export const STATUS_HEARTBEAT_MS = 300_000;
-export const SOCKET_PING_MS = 18_000;
 export const INFINITE_SCROLL_THRESHOLD_PX = 100;
 export const MIN_USER_SEARCH_CHARS = 3;
 export const DRAWER_TEMPORARY_BELOW_PX = 600;

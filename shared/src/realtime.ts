@@ -7,8 +7,11 @@ import type { ApiAnnouncement } from './contracts.js';
 
 /**
  * The realtime channel (DESIGN §5). Frames are JSON.
- * server → client: {"event":"company-7-ticket","data":{"action":"update","ticket":{…}}}
- * client → server: {"action":"joinTickets","status":"open"} and the other actions below.
+ * server → client: {"event":"company-7-ticket","data":{"action":"update","ticket":{…}}}, or the
+ *   events of one fan-out batch for that socket together: {"events":[{"event":…,"data":…},…]}
+ *   (issue 23); `eventsOf` reads both.
+ * client → server: {"action":"joinTickets","status":"open"} and the other actions below. Joining the
+ *   chat box answers {"event":"joined","data":{"room":"ticket:<id>"}} once the socket is in the room.
  */
 export const WS_CLIENT_ACTIONS = ['joinTickets', 'joinChatBox', 'joinNotification', 'userStatus', 'ping', 'leaveTickets', 'leaveChatBox'] as const;
 export type WsClientAction = (typeof WS_CLIENT_ACTIONS)[number];
@@ -50,8 +53,13 @@ export interface CompanyEventData {
   whatsapp: { action: 'create' | 'update'; whatsapp: Connection } | { action: 'delete'; whatsappId: number };
   whatsappSession: { action: 'update'; session: Connection };
   /** `delete` names the ticket by id (the server's also carries it as it was). */
-  ticket: { action: 'create' | 'update'; ticket: ApiTicket } | { action: 'delete'; ticketId: number; ticket?: ApiTicket };
-  appMessage: { action: 'create' | 'update'; message: ApiMessage; ticket: ApiTicket; contact?: ApiContact };
+  /**
+   * A new message in the ticket carries its summary (`message`): the lists and the notifications
+   * need no more; the message itself goes to the ticket's room (`appMessage`).
+   */
+  ticket: { action: 'create' | 'update'; ticket: ApiTicket; message?: MessageSummary } | { action: 'delete'; ticketId: number; ticket?: ApiTicket };
+  /** To the ticket's room (the sockets with its conversation open) only. */
+  appMessage: { action: 'create'; message: ApiMessage; ticket: ApiTicket; contact?: ApiContact } | { action: 'update'; message: ApiMessage };
   /** `reload`: many contacts changed at once (an import); lists read again. */
   contact: { action: 'create' | 'update'; contact: ApiContact } | { action: 'delete'; contactId: number } | { action: 'reload' };
   queue: { action: 'create' | 'update'; queue: Queue } | { action: 'delete'; queueId: number };
@@ -82,7 +90,9 @@ export interface CompanyEventData {
 /** The payload of the event named `E` (`unknown` for names outside the map). */
 export type EventData<E extends string> = E extends typeof ANNOUNCEMENT_EVENT
   ? AnnouncementEventData
-  : E extends `company-${number}-${infer K}`
+  : E extends typeof WS_JOINED_EVENT
+    ? WsJoinedData
+    : E extends `company-${number}-${infer K}`
     ? K extends CompanyEventKind
       ? CompanyEventData[K]
       : unknown
@@ -140,11 +150,38 @@ export type RealtimeMessage =
   | {
       [K in CompanyEventKind]: RealtimeMessageBase & { companyId: number; event: CompanyEventName<K>; data: CompanyEventData[K] };
     }[CompanyEventKind]
-  | (RealtimeMessageBase & { companyId: null; event: typeof ANNOUNCEMENT_EVENT; data: AnnouncementEventData });
+  | (RealtimeMessageBase & { companyId: null; event: typeof ANNOUNCEMENT_EVENT; data: AnnouncementEventData })
+  | (RealtimeMessageBase & { companyId: number; event: typeof WS_JOINED_EVENT; data: WsJoinedData });
 
 export interface WsFrame {
   event: string;
   data: unknown;
+}
+
+/** What the server posts: one event, or the events of one fan-out batch for that socket. */
+export type WsServerFrame = WsFrame | { events: WsFrame[] };
+
+/** The events a frame carries, in order (unreadable frames carry none). */
+export function eventsOf(frame: unknown): WsFrame[] {
+  if (!frame || typeof frame !== 'object') return [];
+  const events = (frame as { events?: unknown }).events;
+  const list = Array.isArray(events) ? events : [frame];
+  return list.filter((f): f is WsFrame => !!f && typeof f === 'object' && typeof (f as WsFrame).event === 'string');
+}
+
+/** The answer to `joinChatBox`: the socket is in the room from now on (the console reloads once). */
+export const WS_JOINED_EVENT = 'joined';
+export interface WsJoinedData {
+  room: string;
+}
+
+/** A new message as the ticket lists and the notifications show it. */
+export interface MessageSummary {
+  id: string;
+  body: string;
+  fromMe: boolean;
+  mediaType: ApiMessage['mediaType'];
+  createdAt: string;
 }
 
 /**

@@ -121,9 +121,9 @@ describe('sign-in', () => {
     const b = await newContext(browser);
     const pageA = await a.newPage();
     const kickedOut = await watchText(pageA, 'Sua conta foi acessada em outro computador.');
-    // A must have joined its notification room before B signs in, so the auth event has somewhere to go.
+    // A's socket must be registered (its first frame, the status heartbeat, follows the open) before B signs in, so the auth event has somewhere to go.
     const joined = new Promise<void>((resolve) =>
-      pageA.on('websocket', (ws) => ws.on('framesent', (f) => String(f.payload).includes('joinNotification') && resolve())),
+      pageA.on('websocket', (ws) => ws.on('framesent', (f) => String(f.payload).includes('userStatus') && resolve())),
     );
     await signInUi(pageA, web(), t.admin.email, t.admin.password);
     await joined;

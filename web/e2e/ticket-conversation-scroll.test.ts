@@ -106,12 +106,12 @@ describe('long conversation', () => {
     const seeded = await conversation('Leitor Lento', 31, (i) => (i % 5 === 0 ? `mensagem ${i}\n${long}` : `mensagem ${i}`));
     const { agent, ticketId } = seeded;
     let { ticket } = seeded;
-    const { storeMessage, publishMessage } = await import('../../functions/src/services/messages.js');
+    const { storeMessage, publishNewMessage } = await import('../../functions/src/services/messages.js');
     /** A customer's message as the inbound pipeline stores and announces it. */
     const arrives = async (body: string) => {
       const stored = (await storeMessage(ticket, { id: waMessageId('S'), body, fromMe: false, ack: 0, createdAt: new Date().toISOString(), unread: true }))!;
       ticket = stored.ticket;
-      await publishMessage(stored.message, ticket, undefined, 'create');
+      await publishNewMessage(stored.message, ticket, undefined);
     };
 
     const ctx = await newContext(browser);

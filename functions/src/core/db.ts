@@ -38,8 +38,8 @@ export function prefixCondition(pkName: string, pk: string, skName: string, pref
   };
 }
 
-export async function getItem<T = Item>(key: Key, consistent = false): Promise<T | undefined> {
-  const out = await tablePort().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: consistent }));
+export async function getItem<T = Item>(key: Key, consistent = false, projection?: { ProjectionExpression: string; ExpressionAttributeNames?: Record<string, string> }): Promise<T | undefined> {
+  const out = await tablePort().send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: consistent, ...projection }));
   return out.Item as T | undefined;
 }
 
@@ -213,17 +213,22 @@ export const nextId = (companyId: number, entity: string): Promise<number> => re
 /** Reserves `n` consecutive ids with one counter update; answers the first. */
 export async function reserveIds(companyId: number, entity: string, n: number): Promise<number> {
   const key = companyId === 0 ? keys.globalCounter(entity) : keys.counter(companyId, entity);
+  return (await addToCounter(key, 'value', n)) - n + 1;
+}
+
+/** Adds `n` to a number attribute (created at 0 with its item); answers the new value. */
+export async function addToCounter(key: Key, attribute: string, n = 1): Promise<number> {
   const out = await tablePort().send(
     new UpdateCommand({
       TableName: table(),
       Key: key,
       UpdateExpression: 'ADD #v :n',
-      ExpressionAttributeNames: { '#v': 'value' },
+      ExpressionAttributeNames: { '#v': attribute },
       ExpressionAttributeValues: { ':n': n },
       ReturnValues: 'UPDATED_NEW',
     }),
   );
-  return Number(out.Attributes?.value) - n + 1;
+  return Number(out.Attributes?.[attribute]);
 }
 
 export const tx = {

@@ -45,7 +45,7 @@ export const metrics = new Metrics({ namespace: 'Balcao', serviceName: SERVICE }
 export const tracer = new Tracer({ serviceName: SERVICE });
 
 /** The product's counters (CloudWatch EMF, one namespace, dimension `service`). */
-export type CountedEvent = 'MessagesIn' | 'MessagesOut' | 'TicketsOpened' | 'TicketsClosed' | 'FanoutDeliveries' | 'Errors' | 'AutomationFailures' | 'AutomationFallbacks';
+export type CountedEvent = 'MessagesIn' | 'MessagesOut' | 'TicketsOpened' | 'TicketsClosed' | 'FanoutDeliveries' | 'FanoutPosts' | 'Errors' | 'AutomationFailures' | 'AutomationFallbacks';
 
 export function count(event: CountedEvent, value = 1) {
   if (value > 0) metrics.addMetric(event, MetricUnit.Count, value);

@@ -6,7 +6,7 @@ import { publishSession } from './connections.js';
 import { findOrCreateContact, updateContactProfile } from './contacts.js';
 import { findOrCreateTicket } from './tickets.js';
 import { findMessage } from './message-lookup.js';
-import { changeMessage, loadTicketAndContact, markSendFailed, patchMessage, publishMessage, publishNewMessage, raiseAck, storeMessage } from './messages.js';
+import { changeMessage, loadTicketAndContact, markSendFailed, patchMessage, publishMessage, publishMessageUpdate, publishNewMessage, raiseAck, storeMessage, ticketOfMessage } from './messages.js';
 import { settingValue } from './settings.js';
 import { sendInTicket } from './outbound.js';
 import { runBot } from './bot.js';
@@ -31,8 +31,8 @@ async function withMessage(e: InboundEvent & { waMessageId: string }, fn: (m: Me
   if (!message) return; // not ours (older than our history) — nothing to change
   const updated = await fn(message);
   if (!updated) return;
-  const { ticket, contact } = await loadTicketAndContact(e.companyId, message.ticketId);
-  if (ticket) await publishMessage(updated, ticket, contact, 'update');
+  const ticket = await ticketOfMessage(e.companyId, message.ticketId);
+  if (ticket) await publishMessageUpdate(updated, ticket);
 }
 
 /** A contact's name or picture from WhatsApp; the number↔LID pair it tells is learned like a message's. */
@@ -74,7 +74,7 @@ async function onMessage(e: Of<'message'>) {
         createdAt: new Date(e.timestamp).toISOString(),
         unread: false,
       });
-      if (rated) await publishMessage(rated.message, rated.ticket, contact, 'create');
+      if (rated) await publishMessage(rated.message, rated.ticket, contact);
       return;
     }
   }

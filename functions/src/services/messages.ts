@@ -1,4 +1,4 @@
-import { AppError, MEDIA_PLACEHOLDER, companyEvent, displayFileName, parseVcard, type ApiMessage, type ApiTicket, type MediaType, type RealtimeMessage, type StoredMedia } from '@balcao/shared';
+import { AppError, MEDIA_PLACEHOLDER, companyEvent, displayFileName, parseVcard, room, type ApiMessage, type ApiTicket, type MediaType, type MessageSummary, type RealtimeMessage, type StoredMedia } from '@balcao/shared';
 import { batchGet, clean, getItem, transact, tx, updateItem, isConditionFailure, isTransactionCanceled } from '../core/db.js';
 import { contactKey, keys, messagePointer, messageSk, ticketIndexKeys, ticketKey } from '../table/keys.js';
 import { readUrl } from '../core/storage.js';
@@ -164,25 +164,61 @@ async function writeMessage(ticket: TicketItem, msg: NewMessage): Promise<{ mess
 class Duplicate extends Error {}
 class Contention extends Error {}
 
-async function messageEvent(message: MessageItem, ticket: TicketItem, api: ApiTicket, contact: ContactItem | undefined, action: 'create' | 'update'): Promise<RealtimeMessage> {
+/**
+ * The message itself goes to the ticket's room only (issue 23): the sockets with its conversation
+ * open, still filtered by who may see the ticket.
+ */
+async function messageEvent(message: MessageItem, ticket: TicketItem, api: ApiTicket, contact: ContactItem | undefined): Promise<RealtimeMessage> {
   return {
     companyId: ticket.companyId,
     event: companyEvent(ticket.companyId, 'appMessage'),
-    data: { action, message: await toApiMessage(message), ticket: api, contact: contact ? toApiContact(contact) : undefined },
-    audience: [{ kind: 'company' }],
+    data: { action: 'create', message: await toApiMessage(message), ticket: api, contact: contact ? toApiContact(contact) : undefined },
+    audience: [{ kind: 'room', room: room.chatBox(ticket.id) }],
     ticket: ticketFacts(ticket),
   };
 }
 
-export async function publishMessage(message: MessageItem, ticket: TicketItem, contact: ContactItem | undefined, action: 'create' | 'update') {
-  const [api] = await toApiTickets(ticket.companyId, [ticket]);
-  await publish(await messageEvent(message, ticket, api, contact, action));
+/** The ticket facts a message change needs to reach its room (who may see the ticket). */
+type TicketOfMessage = Pick<TicketItem, 'companyId' | 'id' | 'userId' | 'queueId' | 'status' | 'isGroup'>;
+
+/**
+ * A changed message (ack, edit, reaction, deletion, failure) to the ticket's room: the message
+ * alone, so publishing it reads nothing but the ticket's visibility facts.
+ */
+export async function publishMessageUpdate(message: MessageItem, ticket: TicketOfMessage) {
+  await publish({
+    companyId: ticket.companyId,
+    event: companyEvent(ticket.companyId, 'appMessage'),
+    data: { action: 'update', message: await toApiMessage(message) },
+    audience: [{ kind: 'room', room: room.chatBox(ticket.id) }],
+    ticket: { userId: ticket.userId, queueId: ticket.queueId, status: ticket.status, isGroup: ticket.isGroup },
+  });
 }
 
-/** A new message in a ticket: the message's `create` and the ticket's `update`, in one hand-over. */
+/** Only what `publishMessageUpdate` needs of a ticket. */
+export async function ticketOfMessage(companyId: number, ticketId: number): Promise<TicketOfMessage | undefined> {
+  return getItem<TicketOfMessage>(ticketKey(companyId, ticketId), true, TICKET_FACTS);
+}
+const TICKET_FACTS = { ProjectionExpression: 'companyId, id, userId, queueId, #s, isGroup', ExpressionAttributeNames: { '#s': 'status' } };
+
+/** What the lists and the notifications show of a new message (the ticket event carries it). */
+export function messageSummary(message: MessageItem): MessageSummary {
+  return { id: message.id, body: message.body, fromMe: message.fromMe, mediaType: message.mediaType ?? null, createdAt: message.createdAt };
+}
+
+/** A message stored without a new-message ticket update (a rating answer on a closed ticket). */
+export async function publishMessage(message: MessageItem, ticket: TicketItem, contact: ContactItem | undefined) {
+  const [api] = await toApiTickets(ticket.companyId, [ticket]);
+  await publish(await messageEvent(message, ticket, api, contact));
+}
+
+/**
+ * A new message in a ticket, in one hand-over: the message's `create` to the ticket's room, and the
+ * ticket's `update` with the message's summary to everyone who may see the ticket.
+ */
 export async function publishNewMessage(message: MessageItem, ticket: TicketItem, contact: ContactItem | undefined) {
   const [api] = await toApiTickets(ticket.companyId, [ticket]);
-  await publish([await messageEvent(message, ticket, api, contact, 'create'), ticketEvent(ticket, api)]);
+  await publish([await messageEvent(message, ticket, api, contact), ticketEvent(ticket, api, 'update', ticket, messageSummary(message))]);
 }
 
 /** Acks only rise (a late "delivered" never lowers "read": §7). */
@@ -269,8 +305,8 @@ export async function changeMessage(message: MessageItem, change: (m: MessageIte
 
 /** Publishes a changed message to those who may see its ticket. */
 export async function publishMessageChange(message: MessageItem) {
-  const { ticket, contact } = await loadTicketAndContact(message.companyId, message.ticketId);
-  if (ticket) await publishMessage(message, ticket, contact, 'update');
+  const ticket = await ticketOfMessage(message.companyId, message.ticketId);
+  if (ticket) await publishMessageUpdate(message, ticket);
 }
 
 export async function loadTicketAndContact(companyId: number, ticketId: number) {

@@ -2,7 +2,7 @@ import { AppError, ACK, newWaMessageId, type StoredMedia, type MediaType } from 
 import { z } from 'zod';
 import { sendCommand } from '../core/commands.js';
 import { getItem } from '../core/db.js';
-import { storeMessage, publishMessage, publishNewMessage, patchMessage, markSendFailed, markSendTimedOut } from './messages.js';
+import { storeMessage, publishMessageUpdate, publishNewMessage, patchMessage, markSendFailed, markSendTimedOut, ticketOfMessage } from './messages.js';
 import { findMessage } from './message-lookup.js';
 import { getTicketItem } from './tickets.js';
 import { connectionKey, contactKey } from '../table/keys.js';
@@ -161,7 +161,7 @@ async function dispatch(message: MessageItem, ticket: TicketItem, contact: Conta
     log.error('send not handed to the session host; shown failed', { err, companyId: message.companyId, ticketId: message.ticketId });
     const failed = await markSendFailed(message);
     if (!failed) return message;
-    await publishMessage(failed, ticket, contact, 'update');
+    await publishMessageUpdate(failed, ticket);
     return failed;
   }
 }
@@ -202,7 +202,7 @@ export async function retrySend(message: MessageItem): Promise<MessageItem> {
   const commandId = sendCommandId(message.id, nowIso());
   await leaveRecovery({ companyId: message.companyId, connectionId: message.whatsappId, waMessageId: message.id, commandId });
   const updated = await patchMessage(message, { error: null, ack: ACK.ERROR, sendCommandId: commandId });
-  await publishMessage(updated, ticket, contact, 'update');
+  await publishMessageUpdate(updated, ticket);
   return dispatch(updated, ticket, contact, commandId);
 }
 
@@ -238,8 +238,7 @@ export async function runSendTimeout(job: SendTimeoutJob): Promise<'failed' | 'c
   }
   const failed = await markSendTimedOut(m);
   if (!failed) return runSendTimeout(job); // it changed between the read and the write: decide again
-  const ticket = await getTicketItem(failed.companyId, failed.ticketId).catch(() => undefined);
-  const contact = ticket && (await getItem<ContactItem>(contactKey(ticket.companyId, ticket.contactId)));
-  if (ticket && contact) await publishMessage(failed, ticket, contact, 'update');
+  const ticket = await ticketOfMessage(failed.companyId, failed.ticketId);
+  if (ticket) await publishMessageUpdate(failed, ticket);
   return 'failed';
 }

@@ -1,7 +1,7 @@
 import { PRESENCE_TTL_SECONDS, WS_CONNECTION_TTL_SECONDS, companyEvent } from '@balcao/shared';
 import { nowIso, nowMs, table } from '../core/ports.js';
 import { env } from '../core/env.js';
-import { deleteItem, getItem, putItem, queryAll, updateItem, isConditionFailure } from '../core/db.js';
+import { addToCounter, deleteItem, getItem, putItem, queryAll, updateItem, isConditionFailure } from '../core/db.js';
 import { keys } from '../table/keys.js';
 import { publish } from '../core/realtime.js';
 import { toApiUser } from './users.js';
@@ -11,12 +11,21 @@ import { type UserItem, type WsConnectionItem } from '../table/items.js';
 const ttlFromNow = () => Math.floor(nowMs() / 1000) + WS_CONNECTION_TTL_SECONDS;
 const ONLINE_INDEX = keys.onlineUsersPartition();
 
+/**
+ * A socket directory partition changed: its version moves, after the change, so a fan-out that
+ * read the version before the change cannot keep members read before it (`FanoutLookups`).
+ */
+async function directoryChanged(...partitions: string[]): Promise<void> {
+  await Promise.all(partitions.map((pk) => addToCounter(keys.wsDirectoryVersion(pk), 'v')));
+}
+
 export async function registerConnection(connectionId: string, user: UserItem, sessionId: string): Promise<void> {
   const ttl = ttlFromNow();
   const base = { connectionId, companyId: user.companyId, userId: user.id, ttl };
   await putItem({ ...keys.wsConnection(connectionId), ...base, entity: 'wsConnection', sessionId, rooms: [], connectedAt: nowIso() });
   await putItem({ ...keys.wsCompany(user.companyId, connectionId), ...base, entity: 'wsCompany' });
   await putItem({ ...keys.wsPlatform(connectionId), ...base, entity: 'wsPlatform' });
+  await directoryChanged(keys.wsCompanyPartition(user.companyId), keys.wsPlatformPartition());
   await markSeen(user);
 }
 
@@ -35,18 +44,24 @@ async function ignoreGone(work: Promise<unknown>): Promise<void> {
   }
 }
 
-export async function joinRoom(conn: WsConnectionItem, roomName: string): Promise<void> {
-  if (conn.rooms.includes(roomName)) return;
+/** Joins a room; true when the socket is in it (it may have closed meanwhile). */
+export async function joinRoom(conn: WsConnectionItem, roomName: string): Promise<boolean> {
+  if (conn.rooms.includes(roomName)) return true;
+  let joined = false;
   await ignoreGone(
-    updateItem(keys.wsConnection(conn.connectionId), { rooms: [...conn.rooms, roomName] }).then(() =>
-      putItem({ ...keys.wsRoom(conn.companyId, roomName, conn.connectionId), entity: 'wsRoom', connectionId: conn.connectionId, userId: conn.userId, ttl: conn.ttl }),
-    ),
+    updateItem(keys.wsConnection(conn.connectionId), { rooms: [...conn.rooms, roomName] }).then(async () => {
+      await putItem({ ...keys.wsRoom(conn.companyId, roomName, conn.connectionId), entity: 'wsRoom', connectionId: conn.connectionId, userId: conn.userId, ttl: conn.ttl });
+      await directoryChanged(keys.wsRoomPartition(conn.companyId, roomName));
+      joined = true;
+    }),
   );
+  return joined;
 }
 
 export async function leaveRoom(conn: WsConnectionItem, roomName: string): Promise<void> {
   if (!conn.rooms.includes(roomName)) return;
   await deleteItem(keys.wsRoom(conn.companyId, roomName, conn.connectionId));
+  await directoryChanged(keys.wsRoomPartition(conn.companyId, roomName));
   await ignoreGone(updateItem(keys.wsConnection(conn.connectionId), { rooms: conn.rooms.filter((r) => r !== roomName) }));
 }
 
@@ -60,6 +75,7 @@ export async function dropConnection(connectionId: string): Promise<void> {
     deleteItem(keys.wsPlatform(connectionId)),
     deleteItem(keys.wsConnection(connectionId)),
   ]);
+  await directoryChanged(keys.wsCompanyPartition(conn.companyId), keys.wsPlatformPartition(), ...conn.rooms.map((r) => keys.wsRoomPartition(conn.companyId, r)));
   await offlineWithoutSockets(conn.companyId, conn.userId);
 }
 

@@ -1,4 +1,4 @@
-import { companyEvent, type ApiTicket, type RealtimeMessage, type TicketFields } from '@balcao/shared';
+import { companyEvent, type ApiTicket, type MessageSummary, type RealtimeMessage, type TicketFields } from '@balcao/shared';
 import { batchGet, type Key } from '../core/db.js';
 import { connectionKey, contactKey, keys } from '../table/keys.js';
 import { refsOf, tagRefs, type TagRef } from './tag-refs.js';
@@ -100,11 +100,11 @@ export const ticketFacts = (t: TicketItem) => ({ userId: t.userId, queueId: t.qu
  * visibility of `seenAs` (by default the ticket itself; the ticket before a move, so those who saw it
  * then drop it).
  */
-export function ticketEvent(ticket: TicketItem, api: ApiTicket, action: 'update' | 'delete' = 'update', seenAs: TicketItem = ticket): RealtimeMessage {
+export function ticketEvent(ticket: TicketItem, api: ApiTicket, action: 'update' | 'delete' = 'update', seenAs: TicketItem = ticket, message?: MessageSummary): RealtimeMessage {
   return {
     companyId: ticket.companyId,
     event: companyEvent(ticket.companyId, 'ticket'),
-    data: action === 'delete' ? { action, ticketId: ticket.id, ticket: api } : { action, ticket: api },
+    data: action === 'delete' ? { action, ticketId: ticket.id, ticket: api } : { action, ticket: api, ...(message ? { message } : {}) },
     audience: [{ kind: 'company' }],
     ticket: ticketFacts(seenAs),
   };

@@ -60,6 +60,11 @@ export const keys = {
   /** Platform-wide sockets (announcements reach every company). */
   wsPlatform: (connectionId: string) => ({ PK: 'WS#ALL', SK: connectionId }),
   wsPlatformPartition: () => 'WS#ALL',
+  /**
+   * The version of a socket directory partition (a company's, a room's, the platform's), bumped
+   * after each change of its members: the fan-out keeps a partition it read while this stays put.
+   */
+  wsDirectoryVersion: (partition: string) => ({ PK: `${partition}#V`, SK: 'V' }),
   /** Users online now, by their last heartbeat (sparse GSI2 partition; presence). */
   onlineUsersPartition: () => 'ONLINE',
   /** The local stack's seed marker (infra/local). */

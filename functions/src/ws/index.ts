@@ -1,5 +1,6 @@
 import type { APIGatewayProxyWebsocketEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { room, WS_CLIENT_ACTIONS, type WsClientAction } from '@balcao/shared';
+import { room, WS_CLIENT_ACTIONS, WS_JOINED_EVENT, type WsClientAction } from '@balcao/shared';
+import { publish } from '../core/realtime.js';
 import { verifyToken, sessionOf } from '../core/jwt.js';
 import { assertCompanyActive, isCurrentSession, loadCompanyAndPlan, loadUserBySub } from '../core/identity.js';
 import { getItem } from '../core/db.js';
@@ -58,21 +59,27 @@ export const message = lambdaHandler(async function message(event: APIGatewayPro
       return { statusCode: 200 };
     }
     case 'joinNotification':
-      await joinRoom(conn, room.notification());
+      // Notifications and the ticket lists are served to every socket of the company that may see
+      // the ticket (issue 23): these rooms would be written and never read. Accepted for consoles
+      // that still send them.
       return { statusCode: 200 };
     case 'joinTickets':
-    case 'leaveTickets': {
-      const status = String(frame.status ?? '');
-      if (!TICKET_STATUSES.has(status)) return { statusCode: 400 };
-      await (action === 'joinTickets' ? joinRoom : leaveRoom)(conn, room.tickets(status));
-      return { statusCode: 200 };
-    }
+    case 'leaveTickets':
+      return TICKET_STATUSES.has(String(frame.status ?? '')) ? { statusCode: 200 } : { statusCode: 400 };
     case 'joinChatBox':
     case 'leaveChatBox': {
       // Membership is harmless on its own: every ticket event is filtered by visibility at fan-out.
       const ticketId = Number(frame.ticketId ?? frame.id);
       if (!Number.isSafeInteger(ticketId) || ticketId <= 0) return { statusCode: 400 };
-      await (action === 'joinChatBox' ? joinRoom : leaveRoom)(conn, room.chatBox(ticketId));
+      if (action === 'leaveChatBox') {
+        await leaveRoom(conn, room.chatBox(ticketId));
+        return { statusCode: 200 };
+      }
+      // The answer tells the console the conversation's stream is live from now: it reads the
+      // newest page once more, so nothing sent between its first read and the join is missed.
+      if (await joinRoom(conn, room.chatBox(ticketId))) {
+        await publish({ companyId: conn.companyId, event: WS_JOINED_EVENT, data: { room: room.chatBox(ticketId) }, audience: [{ kind: 'connection', connectionId: conn.connectionId }] });
+      }
       return { statusCode: 200 };
     }
   }

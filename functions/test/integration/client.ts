@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import WebSocket from 'ws';
+import { eventsOf } from '@balcao/shared';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { inject } from 'vitest';
 
@@ -144,12 +145,16 @@ export async function socket(token: string) {
   const frames: Frame[] = [];
   const waiters: { pred: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   const ws = new WebSocket(`${endpoints().wsUrl}?token=${encodeURIComponent(token)}`);
+  let received = 0;
   ws.on('message', (raw) => {
-    const f = JSON.parse(String(raw)) as Frame;
-    frames.push(f);
-    for (const w of [...waiters]) if (w.pred(f)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(f);
+    received++;
+    // A frame carries one event, or the events of one fan-out batch (issue 23).
+    for (const f of eventsOf(JSON.parse(String(raw))) as Frame[]) {
+      frames.push(f);
+      for (const w of [...waiters]) if (w.pred(f)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(f);
+      }
     }
   });
   await new Promise<void>((resolve, reject) => {
@@ -157,10 +162,20 @@ export async function socket(token: string) {
     ws.once('unexpected-response', (_req, res) => reject(new Error(`ws refused ${res.statusCode}`)));
     ws.once('error', reject);
   });
-  return {
+  const api = {
     ws,
     frames,
+    /** WebSocket messages received (one may carry several events). */
+    get received() {
+      return received;
+    },
     send: (frame: unknown) => ws.send(JSON.stringify(frame)),
+    /** Opens the ticket's conversation: joins its room and waits until the server says it is in. */
+    async join(ticketId: number) {
+      const after = frames.length;
+      ws.send(JSON.stringify({ action: 'joinChatBox', ticketId }));
+      await api.waitFor('joined', (d) => d.room === `ticket:${ticketId}`, 20_000, after);
+    },
     /** Frames from here on only: `waitFor(..., { after: mark() })` ignores what came before. */
     mark: () => frames.length,
     waitFor(event: string, pred: (data: any) => boolean = () => true, timeoutMs = 20_000, after = 0): Promise<Frame> {
@@ -173,6 +188,7 @@ export async function socket(token: string) {
     },
     close: () => ws.close(),
   };
+  return api;
 }
 
 /** The socket refusal status for a token (401 for a bad one). */

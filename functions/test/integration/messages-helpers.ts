@@ -47,6 +47,8 @@ export async function conversation(customer: string, name = 'Cliente Teste') {
   const ticket = await ticketOf(t, customer);
   const accepted = await t.admin.put(`/tickets/${ticket.id}`, { status: 'open' });
   expect(accepted.status).toBe(200);
+  // The agent has the conversation open: its messages come to the ticket's room.
+  await t.ws.join(ticket.id);
   const phone = async () => (await sandbox<any[]>('GET', `/connections/${t.connectionId}/messages?peer=${customer}`)).body;
   const onPhone = (pred: (m: any) => boolean, what: string) => until(async () => (await phone()).find(pred), what);
   return { ...t, ticketId: ticket.id, customer, customerMessageId: (sent.body as { id: string }).id, phone, onPhone };

@@ -9,11 +9,13 @@ describe('the message pipeline through the sandbox', () => {
     const customer = '5511976540001';
     const sent = await sandbox<{ id: string }>('POST', `/connections/${t.connectionId}/messages`, { from: customer, name: 'Dona Maria', body: 'Bom dia! Vocês entregam hoje? 🚚' });
     expect(sent.status).toBeLessThan(300);
-    const msg = await t.ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.message.id === sent.body.id, 20_000);
-    expect(msg.data.message.body).toBe('Bom dia! Vocês entregam hoje? 🚚');
-    expect(msg.data.contact).toMatchObject({ name: 'Dona Maria', number: customer });
+    // A new ticket's first message reaches the lists as the ticket's update carrying its summary.
+    const msg = await t.ws.waitFor(`company-${t.companyId}-ticket`, (d) => d.message?.id === sent.body.id, 20_000);
+    expect(msg.data.message).toMatchObject({ body: 'Bom dia! Vocês entregam hoje? 🚚', fromMe: false });
+    expect(msg.data.ticket.contact).toMatchObject({ name: 'Dona Maria', number: customer });
     const ticket = await ticketOf(t, customer);
     expect(ticket).toMatchObject({ status: 'pending', unreadMessages: 1 });
+    await t.ws.join(ticket.id);
 
     const reply = await t.admin.post(`/messages/${ticket.id}`, { body: 'Entregamos sim! 😊', quotedMsg: { id: sent.body.id } });
     expect(reply.status).toBe(201);
@@ -38,6 +40,7 @@ describe('the message pipeline through the sandbox', () => {
     const customer = '5511976540002';
     await sandbox('POST', `/connections/${t.connectionId}/messages`, { from: customer, body: 'Oi' });
     const ticket = await ticketOf(t, customer);
+    await t.ws.join(ticket.id);
     let mark = t.ws.mark();
     await sandbox('POST', `/connections/${t.connectionId}/disconnect`, { reason: 'loggedOut' });
     await t.ws.waitFor(`company-${t.companyId}-whatsappSession`, (d) => d.session.id === t.connectionId && d.session.status === 'DISCONNECTED', 20_000, mark);
@@ -62,6 +65,7 @@ describe('the message pipeline through the sandbox', () => {
     const customer = '5511976540030';
     await sandbox('POST', `/connections/${t.connectionId}/messages`, { from: customer, body: 'Oi, tudo bem?' });
     const ticket = await ticketOf(t, customer);
+    await t.ws.join(ticket.id);
     const typed = await sandbox<{ id: string }>('POST', `/connections/${t.connectionId}/phone-messages`, { to: customer, body: 'Respondi pelo celular' });
     expect(typed.status).toBeLessThan(300);
     const frame = await t.ws.waitFor(`company-${t.companyId}-appMessage`, (d) => d.message.body === 'Respondi pelo celular', 20_000);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyStackEnv, as, login, member, PASSWORD, socket, socketRefusal, tenant, uniq } from './client.js';
 import { until } from './ingest-helpers.js';
+import { connected, sandbox, ticketOf } from './pipeline-helpers.js';
 
 describe('realtime channel', () => {
   it('refuses a socket without a valid token or with an old session', async () => {
@@ -83,5 +84,52 @@ describe('realtime channel', () => {
     await until(async () => ((await getConnection(closed)) ? undefined : true), 'the closed socket dropped');
     await new Promise((r) => setTimeout(r, 1000));
     expect(await getConnection(handshaking)).toMatchObject({ connectionId: handshaking, userId: admin.id });
+  });
+});
+
+describe('the ticket room (issue 23)', () => {
+  it("a socket in the room receives the conversation's messages; one of an agent who may not see the ticket receives nothing of it; the others get the lists' summary", async () => {
+    const t = await connected();
+    const customer = '5511976549001';
+    const first = await sandbox<{ id: string }>('POST', `/connections/${t.connectionId}/messages`, { from: customer, name: 'Cliente Sala', body: 'Oi' });
+    const ticket = await ticketOf(t, customer);
+    // Watching: the admin with the conversation open. Listing: the admin's second console.
+    // Blind: a Nível 1 agent without queues or allTicket, who may not see a ticket without a queue,
+    // in the room too (joining alone shows nothing).
+    const watching = t.ws;
+    await watching.join(ticket.id);
+    const listing = await socket(t.adminToken);
+    const blindAgent = await member(t.admin, { name: 'Sem Acesso', profile: 'Nível 1', allTicket: 'desabled' });
+    const blind = await socket(blindAgent.token);
+    await blind.join(ticket.id);
+    const marks = { watching: watching.mark(), listing: listing.mark() };
+
+    const sent = await sandbox<{ id: string }>('POST', `/connections/${t.connectionId}/messages`, { from: customer, body: 'Tem na cor azul?' });
+    const reply = await t.admin.post(`/messages/${ticket.id}`, { body: 'Temos sim!' });
+    expect(reply.status).toBe(201);
+    for (const id of [sent.body.id, reply.body.id]) {
+      const msg = await watching.waitFor(`company-${t.companyId}-appMessage`, (d) => d.action === 'create' && d.message.id === id, 20_000, marks.watching);
+      expect(msg.data.message.ticketId).toBe(ticket.id);
+      const summary = await listing.waitFor(`company-${t.companyId}-ticket`, (d) => d.message?.id === id, 20_000, marks.listing);
+      expect(summary.data.ticket.id).toBe(ticket.id);
+    }
+    expect((await watching.waitFor(`company-${t.companyId}-ticket`, (d) => d.message?.id === sent.body.id, 20_000, marks.watching)).data.message).toMatchObject({ body: 'Tem na cor azul?', fromMe: false });
+    // The reply's acks reach the room.
+    await watching.waitFor(`company-${t.companyId}-appMessage`, (d) => d.action === 'update' && d.message.id === reply.body.id && d.message.ack >= 2, 20_000, marks.watching);
+    await new Promise((r) => setTimeout(r, 1000));
+    // The console with only the lists open never gets the message stream.
+    expect(listing.frames.slice(marks.listing).filter((f) => f.event.endsWith('-appMessage'))).toHaveLength(0);
+    // The agent who may not see the ticket gets nothing of it, in the room or not.
+    const ofTicket = (f: { event: string; data: any }) => f.data?.message?.ticketId === ticket.id || f.data?.ticket?.id === ticket.id || [first.body.id, sent.body.id, reply.body.id].includes(f.data?.message?.id);
+    expect(blind.frames.filter(ofTicket)).toEqual([]);
+    // Leaving the room ends the stream.
+    watching.send({ action: 'leaveChatBox', ticketId: ticket.id });
+    await new Promise((r) => setTimeout(r, 500));
+    const afterLeave = watching.mark();
+    const later = await sandbox<{ id: string }>('POST', `/connections/${t.connectionId}/messages`, { from: customer, body: 'Obrigado' });
+    await watching.waitFor(`company-${t.companyId}-ticket`, (d) => d.message?.id === later.body.id, 20_000, afterLeave);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(watching.frames.slice(afterLeave).filter((f) => f.event.endsWith('-appMessage'))).toEqual([]);
+    for (const s of [watching, listing, blind]) s.close();
   });
 });

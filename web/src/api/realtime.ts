@@ -1,4 +1,4 @@
-import { SOCKET_PING_MS, STATUS_HEARTBEAT_MS, type EventData, type WsFrame } from '@balcao/shared';
+import { STATUS_HEARTBEAT_MS, eventsOf, type EventData } from '@balcao/shared';
 import { config } from '../config';
 import { accessToken } from './http';
 
@@ -80,21 +80,22 @@ class Realtime {
       // Observable state (browser tests wait for it before causing events).
       document.documentElement.dataset.realtime = 'open';
       this.retry = 0;
-      this.send('joinNotification');
+      // Presence, and the heartbeat that keeps the socket inside the gateway's 10-minute idle limit
+      // (issue 23: no other frame, so an open console costs one invocation every 5 minutes).
       this.send('userStatus');
       this.timers.push(setInterval(() => this.send('userStatus'), STATUS_HEARTBEAT_MS));
-      this.timers.push(setInterval(() => this.send('ping'), SOCKET_PING_MS));
       // Also on the first open: a page that loaded before it could not hear what changed meanwhile.
       this.reconnectListeners.forEach((fn) => fn());
     };
     ws.onmessage = (e) => {
-      let frame: WsFrame;
+      let parsed: unknown;
       try {
-        frame = JSON.parse(String(e.data)) as WsFrame;
+        parsed = JSON.parse(String(e.data));
       } catch {
         return;
       }
-      this.listeners.get(frame.event)?.forEach((fn) => fn(frame.data as never));
+      // A frame may carry several events of one fan-out batch, in order.
+      for (const frame of eventsOf(parsed)) this.listeners.get(frame.event)?.forEach((fn) => fn(frame.data as never));
     };
     ws.onclose = async () => {
       this.clearTimers();

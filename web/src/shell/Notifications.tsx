@@ -113,23 +113,7 @@ export function NotificationsBell() {
     if (!user) return;
     const isViewing = (x: { id: number; uuid: string }) => document.visibilityState === 'visible' && (viewing.current === String(x.id) || viewing.current === x.uuid);
     const remove = (id: number) => list.current.some((x) => x.id === id) && commit(list.current.filter((x) => x.id !== id));
-    const offMsg = realtime.on(companyEvent(user.companyId, 'appMessage'), (data) => {
-      const u = userRef.current;
-      const tk = data?.ticket as Item | undefined;
-      if (!u || data?.action !== 'create' || !tk || data.message?.fromMe || !notifies(u, tk) || isViewing(tk)) return;
-      const contact = (data.contact as Item['contact']) ?? tk.contact ?? list.current.find((x) => x.id === tk.id)?.contact ?? null;
-      const item: Item = { ...tk, contact, unreadMessages: Math.max(1, tk.unreadMessages ?? 1) };
-      commit([item, ...list.current.filter((x) => x.id !== tk.id)]);
-      if (chime()) setChimes((n) => n + 1);
-      if ('Notification' in window && Notification.permission === 'granted') {
-        const n = new Notification(contact?.name ?? t('app.name'), { body: String(data.message?.body ?? ''), tag: tk.uuid });
-        n.onclick = () => {
-          window.focus();
-          navigate(`/tickets/${tk.uuid}`);
-          n.close();
-        };
-      }
-    });
+    // A new message comes as its ticket's update carrying the message's summary (issue 23).
     const offTicket = realtime.on(companyEvent(user.companyId, 'ticket'), (data) => {
       const u = userRef.current;
       if (!u) return;
@@ -137,13 +121,27 @@ export function NotificationsBell() {
       const id = data.ticket.id;
       const tk = data.ticket as Item;
       const known = list.current.find((x) => x.id === id);
+      const message = data.message;
+      if (message && !message.fromMe && notifies(u, tk) && !isViewing(tk)) {
+        const contact = tk.contact ?? known?.contact ?? null;
+        commit([{ ...tk, contact, unreadMessages: Math.max(1, tk.unreadMessages ?? 1) }, ...list.current.filter((x) => x.id !== id)]);
+        if (chime()) setChimes((n) => n + 1);
+        if ('Notification' in window && Notification.permission === 'granted') {
+          const n = new Notification(contact?.name ?? t('app.name'), { body: String(message.body ?? ''), tag: tk.uuid });
+          n.onclick = () => {
+            window.focus();
+            navigate(`/tickets/${tk.uuid}`);
+            n.close();
+          };
+        }
+        return;
+      }
       if (!known) return;
       if (!(tk.unreadMessages > 0) || !notifies(u, tk)) return remove(id);
       commit(list.current.map((x) => (x.id === id ? { ...x, ...tk, contact: tk.contact ?? x.contact } : x)));
     });
     const offR = realtime.onReconnect(() => setReloadKey((k) => k + 1));
     return () => {
-      offMsg();
       offTicket();
       offR();
     };

@@ -139,12 +139,8 @@ export function TicketList({ spec, viewer, companyId, selectedKey, narrow, accep
       if (data.action === 'delete') return remove(data.ticketId);
       upsert(data.ticket);
     });
-    const join = () => specRef.current.statuses.forEach((status) => realtime.send('joinTickets', { status }));
-    join();
-    const offR = realtime.onReconnect(() => {
-      join();
-      setReloadKey((k) => k + 1);
-    });
+    // Every ticket event the user may see reaches this socket (issue 23): nothing to join.
+    const offR = realtime.onReconnect(() => setReloadKey((k) => k + 1));
     return () => {
       off();
       offR();

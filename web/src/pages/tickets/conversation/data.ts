@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { companyEvent } from '@balcao/shared';
+import { companyEvent, room, WS_JOINED_EVENT } from '@balcao/shared';
 import { ApiError } from '../../../api/http';
 import { toastError } from '../../../api/errors';
 import { realtime } from '../../../api/realtime';
@@ -110,11 +110,18 @@ export function useMessages(ticketId: number | undefined, companyId: number) {
   const [loaded, setLoaded] = useState(false);
   const page = useRef(0);
   const busy = useRef(false);
+  const refreshAfter = useRef(false);
   const generation = useRef(0);
 
   const loadPage = useCallback(
     async (n: number) => {
-      if (!ticketId || busy.current) return;
+      if (!ticketId) return;
+      if (busy.current) {
+        // A read of the newest page asked while another read runs happens after it (its answer
+        // may predate what the caller needs, e.g. the room join).
+        if (n === 1) refreshAfter.current = true;
+        return;
+      }
       busy.current = true;
       const gen = generation.current;
       setLoading(true);
@@ -130,14 +137,21 @@ export function useMessages(ticketId: number | undefined, companyId: number) {
       } finally {
         busy.current = false;
         if (gen === generation.current) setLoading(false);
+        if (refreshAfter.current && gen === generation.current) {
+          refreshAfter.current = false;
+          void loadPageRef.current(1);
+        }
       }
     },
     [ticketId],
   );
+  const loadPageRef = useRef(loadPage);
+  loadPageRef.current = loadPage;
 
   useEffect(() => {
     generation.current++;
     busy.current = false;
+    refreshAfter.current = false;
     page.current = 0;
     setMessages([]);
     setHasMore(false);
@@ -147,17 +161,21 @@ export function useMessages(ticketId: number | undefined, companyId: number) {
 
   useEffect(() => {
     if (!ticketId) return;
+    // The conversation's messages come to the ticket's room (issue 23). Once the server says this
+    // socket is in it, the newest page is read again: a message stored between the first read and
+    // the join reached nobody here.
     realtime.send('joinChatBox', { ticketId });
     const off = realtime.on(companyEvent(companyId, 'appMessage'), (data) => {
       if (data.message.ticketId !== ticketId) return;
       setMessages((prev) => mergeMessages(prev, [data.message]));
     });
-    const offReconnect = realtime.onReconnect(() => {
-      realtime.send('joinChatBox', { ticketId });
-      void loadPage(1);
+    const offJoined = realtime.on(WS_JOINED_EVENT, (data) => {
+      if (data.room === room.chatBox(ticketId)) void loadPage(1);
     });
+    const offReconnect = realtime.onReconnect(() => realtime.send('joinChatBox', { ticketId }));
     return () => {
       off();
+      offJoined();
       offReconnect();
       realtime.send('leaveChatBox', { ticketId });
     };
