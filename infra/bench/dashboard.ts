@@ -92,7 +92,7 @@ async function writeHistories(ctx: DataContext & { log: (line: string) => void }
     const email = `agente${i}.${cid}@bench.test`;
     agents.push((must(await t.admin.post('/users', { name: `Agente ${String(i + 1).padStart(2, '0')}`, email, password: PASSWORD, profile: 'Nível 1', queueIds: queues }), 'agent') as { id: number }).id);
   }
-  const w = new TableWriter(ctx.table, o.concurrency);
+  const w = new TableWriter(ctx.table, o.concurrency, o.writeMode);
   const first = await reserveIds(ctx.table, cid, 'ticket', o.tickets);
   const now = Date.now();
   const t0 = Date.now();

@@ -4,8 +4,8 @@
  * created through the API (the product's rules apply); the bulk items are built with the product's
  * own key helpers and the word index with its own item builders (`contactIndexItems`,
  * `messageIndexItems`), so the table holds exactly what the product would have written for the same
- * conversations. They are written 100 to a TransactWriteItems: DynamoDB Local commits a BatchWrite
- * item by item but a transaction at once, several times faster (millions of items here).
+ * conversations. They are written in bulk (`TableWriter`): on tmpfs, where the benchmark builds a new
+ * data set (run.ts), as parallel BatchWrites; on a disk as transactions of 100.
  *
  * A manifest (`<data dir>/tickets-data.json`) describes what was generated; a later run given the
  * same `--data-dir` and sizes reuses the data instead of writing it again.
@@ -16,7 +16,7 @@ import path from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Endpoints } from '../local/stack.js';
 import { PASSWORD, must, tenant, type Api } from './client.js';
-import { reserveIds, TableWriter } from './table-writer.js';
+import { reserveIds, TableWriter, type WriteMode } from './table-writer.js';
 import { conversation, contactName, rareProducts, rng, type Rng } from './tickets-vocabulary.js';
 import {
   buildContactTicketLists,
@@ -60,8 +60,10 @@ export interface DataOptions {
   /** Shares of the tickets still waiting and in service (the rest is closed). */
   pendingShare: number;
   openShare: number;
-  /** BatchWrite calls in flight. */
+  /** Write calls in flight. */
   concurrency: number;
+  /** Transactions of 100 (a database on disk) or BatchWrites of 25 (on tmpfs): `TableWriter`. */
+  writeMode: WriteMode;
 }
 
 export interface Agent {
@@ -393,7 +395,7 @@ export async function existingData(ctx: DataContext, o: DataOptions): Promise<Ma
 export async function generateData(ctx: DataContext, o: DataOptions): Promise<Manifest> {
   const e = ctx.endpoints;
   const started = Date.now();
-  const w = new TableWriter(ctx.table, o.concurrency);
+  const w = new TableWriter(ctx.table, o.concurrency, o.writeMode);
   let lastItems = 0;
   let lastAt = Date.now();
   const progress = setInterval(() => {

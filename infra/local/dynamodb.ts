@@ -63,9 +63,9 @@ export interface DynamoHandle {
   stop(): Promise<void>;
 }
 
-export async function startDynamo(opts: { dataDir: string; port: number; log: Log; corsOrigin: string }): Promise<DynamoHandle> {
+export async function startDynamo(opts: { dataDir: string; port: number; log: Log; corsOrigin: string; dbPath?: string }): Promise<DynamoHandle> {
   const dir = dynamoJarDir();
-  const dbPath = path.resolve(opts.dataDir, 'dynamodb');
+  const dbPath = path.resolve(opts.dbPath ?? path.join(opts.dataDir, 'dynamodb'));
   fs.mkdirSync(dbPath, { recursive: true });
   const java = javaCommand();
   const loopback = canRunJavaSource(java);

@@ -48,6 +48,8 @@ export interface StackOptions {
   log?: Log;
   buildWeb?: boolean;
   seed?: boolean;
+  /** DynamoDB Local's database directory, when not `<dataDir>/dynamodb` (the benchmark's bulk load on tmpfs). */
+  dynamoDbPath?: string;
 }
 
 export interface LocalStack {
@@ -92,7 +94,7 @@ export async function startLocalStack(opts: StackOptions): Promise<LocalStack> {
   try {
     const mailbox = new Mailbox();
     // The slow parts start together: java, the web build, and the in-process services.
-    const dynamoP = startDynamo({ dataDir, port: ports.dynamodb, log, corsOrigin: url(ports.web) });
+    const dynamoP = startDynamo({ dataDir, port: ports.dynamodb, log, corsOrigin: url(ports.web), dbPath: opts.dynamoDbPath });
     dynamoP.catch(() => {}); // awaited below; keeps an early failure from being "unhandled"
     const webBuildP = opts.buildWeb ? buildWebIfStale(log).catch((e: Error) => e) : Promise.resolve();
     const sqsS3 = await startSqsS3({ dataDir, port: ports.fauxqs, log, allowOrigin: loopbackOrigin });

@@ -49,12 +49,17 @@ export const POST_CONCURRENCY = 32;
 const DIRECTORY_MAX_AGE_MS = 5 * 60_000;
 
 /**
- * The socket directory of this instance (issue 23): a partition's members (a company's sockets, a
- * room's, the platform's) with the version they were read at. A batch reads the version (one small
- * consistent read) and queries the partition again only when it moved: connect, disconnect, join and
- * leave move it after they write (services/presence.ts).
+ * The socket directory of this instance (issue 23): a large partition's members (a busy company's
+ * sockets, the platform's) with the version they were read at. A batch reads the version (one small
+ * read) and queries the partition again only when it moved: connect, disconnect, join and leave move
+ * it after they write (services/presence.ts). A partition that fits one read unit is simply queried:
+ * its version would cost as much. Both reads are eventually consistent, like the query always was.
  */
 const directory = new Map<string, { version: number; rows: Target[]; at: number }>();
+/** Partitions this large (~4 KB of rows) are kept with their version. */
+export const DIRECTORY_CACHE_MIN_ROWS = 25;
+/** Partitions known to be large: the next batch asks their version first. */
+const large = new Set<string>();
 
 /**
  * Reads shared by the events of one SQS batch: a busy company's batch names the same socket
@@ -103,17 +108,29 @@ export class FanoutLookups {
 }
 
 async function readPartition(pk: string, companyId: number | null): Promise<Target[]> {
-  const version = Number((await getItem<{ v?: number }>(keys.wsDirectoryVersion(pk), true))?.v ?? 0);
+  const query = async () =>
+    (await queryAll<{ SK: string; userId: number; companyId: number }>(pk)).map((r) => ({ connectionId: r.SK, userId: r.userId, companyId: r.companyId ?? companyId! }));
+  if (!large.has(pk)) {
+    const rows = await query();
+    if (rows.length >= DIRECTORY_CACHE_MIN_ROWS) large.add(pk);
+    return rows;
+  }
+  const version = Number((await getItem<{ v?: number }>(keys.wsDirectoryVersion(pk)))?.v ?? 0);
   const kept = directory.get(pk);
   if (kept && kept.version === version && Date.now() - kept.at < DIRECTORY_MAX_AGE_MS) return kept.rows;
-  const rows = (await queryAll<{ SK: string; userId: number; companyId: number }>(pk)).map((r) => ({ connectionId: r.SK, userId: r.userId, companyId: r.companyId ?? companyId! }));
-  directory.set(pk, { version, rows, at: Date.now() });
+  const rows = await query();
+  if (rows.length >= DIRECTORY_CACHE_MIN_ROWS) directory.set(pk, { version, rows, at: Date.now() });
+  else {
+    large.delete(pk);
+    directory.delete(pk);
+  }
   return rows;
 }
 
 /** Forgets the instance's socket directory (tests that rewrite it behind the fan-out's back). */
 export function forgetDirectory() {
   directory.clear();
+  large.clear();
 }
 
 async function resolveAudience(msg: RealtimeMessage, a: Audience, lookups: FanoutLookups): Promise<Target[]> {

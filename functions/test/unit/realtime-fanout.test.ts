@@ -75,17 +75,32 @@ describe('realtime fan-out of a batch', () => {
     expect(result).toMatchObject({ posts: 3, deliveries: 6 });
   });
 
-  it('reads a changed socket directory again (a socket connected after the last batch gets the next one)', async () => {
-    const { w, events, admin, sockets } = await setup();
-    const { fanOut } = await import('../../src/workers/realtime-fanout.js');
+  it("keeps a large company's socket directory while its version stays put, and reads it again when a socket connects", async () => {
+    const { w, events, admin } = await setup();
+    const { fanOut, DIRECTORY_CACHE_MIN_ROWS } = await import('../../src/workers/realtime-fanout.js');
     const { registerConnection } = await import('../../src/services/presence.js');
-    const { getItem } = await import('../../src/core/db.js');
+    const { getItem, putItem } = await import('../../src/core/db.js');
     const { keys } = await import('../../src/table/keys.js');
-    await w.ports.run(() => fanOut(events));
-    await w.ports.run(async () => registerConnection('late', (await getItem<import('../../src/table/items.js').UserItem>(keys.user(w.companyId, admin.user.id)))!, `s-${admin.user.id}`));
-    posts.length = 0;
-    await w.ports.run(() => fanOut([events[2]]));
-    expect(posts.map((p) => p.connectionId).sort()).toEqual(['blind', 'late', 'listing', sockets.watching].sort());
+    const user = () => w.ports.run(async () => (await getItem<import('../../src/table/items.js').UserItem>(keys.user(w.companyId, admin.user.id)))!);
+    for (let i = 0; i < DIRECTORY_CACHE_MIN_ROWS; i++) await w.ports.run(async () => registerConnection(`tab-${i}`, await user(), `s-${admin.user.id}`));
+    const receivers = async () => {
+      posts.length = 0;
+      await w.ports.run(() => fanOut([events[2]]));
+      return new Set(posts.map((p) => p.connectionId));
+    };
+    await receivers(); // learns the partition is large
+    await receivers(); // kept with its version
+    // A socket row written without moving the version is not seen: the kept directory is used.
+    await w.ports.run(async () => {
+      const conn = { connectionId: 'unannounced', companyId: w.companyId, userId: admin.user.id, ttl: Math.floor(w.ports.time / 1000) + 3600 };
+      await putItem({ ...keys.wsConnection('unannounced'), ...conn, entity: 'wsConnection', sessionId: `s-${admin.user.id}`, rooms: [], connectedAt: new Date(w.ports.time).toISOString() });
+      await putItem({ ...keys.wsCompany(w.companyId, 'unannounced'), ...conn, entity: 'wsCompany' });
+    });
+    expect((await receivers()).has('unannounced')).toBe(false);
+    // A real connect moves the version: both new sockets are read.
+    await w.ports.run(async () => registerConnection('late', await user(), `s-${admin.user.id}`));
+    const after = await receivers();
+    expect(after.has('late') && after.has('unannounced') && after.has('tab-0')).toBe(true);
   });
 });
 
