@@ -34,6 +34,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { javaCommand } from '../local/dynamodb.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -65,6 +66,9 @@ const { values: args } = parseArgs({
     out: { type: 'string', default: path.join(REPO_ROOT, 'bench-results', 'pipeline.json') },
     keep: { type: 'boolean', default: false },
     'data-dir': { type: 'string' },
+    // Where a generated tickets data set is kept for later runs with a new data dir (issue 23).
+    'data-cache': { type: 'string', default: path.join(os.homedir(), '.cache', 'balcao-bench') },
+    'no-data-cache': { type: 'boolean', default: false },
     tickets: { type: 'string', default: '100000' },
     'messages-per-ticket': { type: 'string', default: '10' },
     'other-companies': { type: 'string', default: '50' },
@@ -102,7 +106,7 @@ const whole = (v: string | undefined, name: string, min = 1) => {
 };
 
 /** The tickets data set's sizes (the tickets and dashboard parts share it through --data-dir). */
-function ticketsDataOptions() {
+function ticketsDataSizes() {
   const pendingShare = num(args['pending-share'], 'pending-share');
   const openShare = num(args['open-share'], 'open-share');
   // Each contact's newest ticket is the only one that may still be open (one per chat).
@@ -115,6 +119,13 @@ function ticketsDataOptions() {
     agents: whole(args.agents, 'agents'),
     pendingShare,
     openShare,
+  };
+}
+
+/** The sizes and how a new data set is written. */
+function ticketsDataOptions() {
+  return {
+    ...ticketsDataSizes(),
     concurrency: whole(args['write-concurrency'], 'write-concurrency'),
     writeMode: bulkLoadDir ? ('batch' as const) : ('transact' as const),
   };
@@ -181,8 +192,30 @@ if (parts.includes('sessions')) process.env.NODE_OPTIONS = `${process.env.NODE_O
  * where its commits cost no disk sync (table-writer.ts); the database is moved into the data dir when
  * the stack stops, so a later run with the same --data-dir reads it from there.
  */
+const usesTicketsData = parts.some((p) => p === 'tickets' || p === 'dashboard');
+const { MANIFEST_VERSION } = await import('./tickets-data.js');
+/**
+ * A data set generated once is kept (the whole data dir: DynamoDB Local's database, the users'
+ * Cognito store, the secrets key) under --data-cache, by its sizes: a later run with a new data dir
+ * copies it in a minute or two instead of generating it again.
+ */
+const dataCacheDir = (() => {
+  if (!usesTicketsData || args['no-data-cache']) return undefined;
+  const key = createHash('sha256')
+    .update(JSON.stringify([MANIFEST_VERSION, ticketsDataSizes()]))
+    .digest('hex')
+    .slice(0, 16);
+  return path.join(path.resolve(args['data-cache']!), `tickets-${key}`);
+})();
+const CACHE_SKIPS = new Set(['stack.log', 'capacity']);
+if (dataCacheDir && !fs.existsSync(path.join(dataDir, 'tickets-data.json')) && fs.existsSync(path.join(dataCacheDir, 'tickets-data.json'))) {
+  const t0 = Date.now();
+  say(`copying the tickets data set from ${dataCacheDir}`);
+  fs.cpSync(dataCacheDir, dataDir, { recursive: true });
+  say(`copied in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
 const bulkLoadDir = (() => {
-  if (!parts.some((p) => p === 'tickets' || p === 'dashboard') || fs.existsSync(path.join(dataDir, 'tickets-data.json'))) return undefined;
+  if (!usesTicketsData || fs.existsSync(path.join(dataDir, 'tickets-data.json'))) return undefined;
   if (os.platform() !== 'linux' || !fs.existsSync('/dev/shm')) return undefined;
   const { bavail, bsize } = fs.statfsSync('/dev/shm');
   if (bavail * bsize < 16 * 2 ** 30) return undefined; // the full data set needs ~10 GB
@@ -354,6 +387,11 @@ try {
     fs.rmSync(to, { recursive: true, force: true });
     fs.cpSync(path.join(bulkLoadDir, 'dynamodb'), to, { recursive: true });
     fs.rmSync(bulkLoadDir, { recursive: true, force: true });
+  }
+  if (dataCacheDir && !fs.existsSync(path.join(dataCacheDir, 'tickets-data.json')) && fs.existsSync(path.join(dataDir, 'tickets-data.json'))) {
+    say(`keeping the tickets data set in ${dataCacheDir} (--no-data-cache to skip)`);
+    fs.rmSync(dataCacheDir, { recursive: true, force: true });
+    fs.cpSync(dataDir, dataCacheDir, { recursive: true, filter: (src) => !CACHE_SKIPS.has(path.relative(dataDir, src)) });
   }
   logStream.end();
   if (!args.keep && !args['data-dir'] && exitCode === 0) fs.rmSync(dataDir, { recursive: true, force: true });
