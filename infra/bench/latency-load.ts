@@ -27,7 +27,8 @@ export type PhaseResult = Awaited<ReturnType<typeof phase>>;
 
 const DRAIN_STALL_MS = 30_000;
 const DRAIN_LIMIT_MS = 180_000;
-const TICKETS_PROBES = 2;
+/** GET /tickets per second during a phase: 20 consoles opening their lists now and then. */
+const TICKETS_PROBE_RATE = 5;
 
 /** The WhatsApp id of the customer message a frame carries, if it carries one. */
 function messageIdIn(f: Frame): string | undefined {
@@ -228,26 +229,29 @@ async function wsStats(e: Endpoints) {
   return r.body;
 }
 
-/** `GET /tickets` as the console's first list, back-to-back in a few loops while `running()`. */
+/**
+ * `GET /tickets` as the console's first list, at a fixed rate while `running()` (requests are not
+ * held back by slow answers): the load it adds is the same whatever the stack's speed.
+ */
 async function ticketsProbe(config: LoadConfig, running: () => boolean) {
   const agent = apiAs(config.endpoints, config.consoles[Math.min(1, config.consoles.length - 1)].token);
   const ms: number[] = [];
   let errors = 0;
-  await Promise.all(
-    Array.from({ length: TICKETS_PROBES }, async () => {
-      while (running()) {
-        const t0 = performance.now();
-        try {
-          const r = await agent.get('/tickets?status=pending&showAll=true');
-          if (r.status !== 200) errors++;
-          else ms.push(performance.now() - t0);
-        } catch {
-          errors++;
-        }
-      }
-    }),
-  );
-  return { ...summarize(ms), errors, probes: TICKETS_PROBES, query: 'status=pending&showAll=true' };
+  const inflight: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; running(); i++) {
+    const wait = start + (i * 1000) / TICKETS_PROBE_RATE - performance.now();
+    if (wait > 0) await sleep(wait);
+    const t0 = performance.now();
+    inflight.push(
+      agent
+        .get('/tickets?status=pending&showAll=true')
+        .then((r) => (r.status === 200 ? void ms.push(performance.now() - t0) : void errors++))
+        .catch(() => void errors++),
+    );
+  }
+  await Promise.all(inflight);
+  return { ...summarize(ms), errors, ratePerSecond: TICKETS_PROBE_RATE, query: 'status=pending&showAll=true' };
 }
 
 /** Where messages wait, sampled every second: the sandbox's undelivered events and the two queues. */

@@ -83,7 +83,7 @@ export async function latencyBench(ctx: { endpoints: Endpoints; env: Record<stri
       `not back-to-back, from customers whose tickets are open. ${opts.consoles} agent consoles are connected (the admin and users with allTicket), ${opts.watching} of them with a conversation open (joinChatBox). ` +
       'Latency of a message on a console = the arrival of the first frame there carrying it (its appMessage create, or a ticket event that carries the message) minus the time just before its POST; every console that may see the ticket counts, so p99 is over messages × consoles. ' +
       "'watchers' is the same for the consoles with that customer's conversation open, on the conversation's own stream (appMessage). A message missing on a console after the drain (nothing new for 30 s, or 180 s in all) is lost there; an appMessage create seen twice on one socket is duplicated. " +
-      "GET /tickets (the console's first list: status open, showAll) is probed by 2 loops back-to-back during the sending. Posts = @connections posts counted by the local WebSocket gateway during the phase and its drain, per accepted message. The load runs in a child process (infra/bench/latency-load.ts).",
+      "GET /tickets (a console's list: status pending, showAll) is probed 5 times a second during the sending, at a fixed rate. Posts = @connections posts counted by the local WebSocket gateway during the phase and its drain, per accepted message. The load runs in a child process (infra/bench/latency-load.ts).",
     consoles: opts.consoles,
     watching: opts.watching,
     customers: customers.length,

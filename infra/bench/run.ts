@@ -221,6 +221,15 @@ const bulkLoadDir = (() => {
   if (bavail * bsize < 16 * 2 ** 30) return undefined; // the full data set needs ~10 GB
   return fs.mkdtempSync(path.join('/dev/shm', 'balcao-bench-'));
 })();
+// An interrupted bulk load must not leave gigabytes in memory (tmpfs).
+if (bulkLoadDir) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      fs.rmSync(bulkLoadDir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  }
+}
 
 const { startLocalStack, TABLE_NAME } = await import('../local/stack.js');
 const { login } = await import('./client.js');
