@@ -180,6 +180,8 @@ const recent: string[] = [];
 
 // Before any function module (and so functions/src/core/aws.ts) loads; the session host inherits it.
 process.env.BALCAO_MEASURE_CAPACITY = '1';
+// No CloudWatch here: the handlers' EMF lines would only cost CPU (set before any product module loads).
+process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
 process.env.BALCAO_MEASURE_CAPACITY_DIR = capacityDir;
 // The product's info logs at 20 messages/s would only slow the stack down; warnings and errors stay.
 process.env.LOG_LEVEL ??= 'warn';
@@ -193,7 +195,8 @@ if (parts.includes('sessions')) process.env.NODE_OPTIONS = `${process.env.NODE_O
  * the stack stops, so a later run with the same --data-dir reads it from there.
  */
 const usesTicketsData = parts.some((p) => p === 'tickets' || p === 'dashboard');
-const { MANIFEST_VERSION } = await import('./tickets-data.js');
+// Only when needed: it loads the product's modules, whose metrics read the environment once.
+const { MANIFEST_VERSION } = usesTicketsData ? await import('./tickets-data.js') : { MANIFEST_VERSION: 0 };
 /**
  * A data set generated once is kept (the whole data dir: DynamoDB Local's database, the users'
  * Cognito store, the secrets key) under --data-cache, by its sizes: a later run with a new data dir
