@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { CognitoIdentityProviderClient, InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import WebSocket from 'ws';
+import { eventsOf } from '@balcao/shared';
 import type { Endpoints } from '../local/stack.js';
 
 export const PASSWORD = 'Senha123';
@@ -87,9 +88,8 @@ export async function agentSocket(e: Endpoints, token: string) {
     const at = performance.now();
     received++;
     // A frame carries one event, or several of one fan-out batch (`{ events: [...] }`).
-    const parsed = JSON.parse(String(raw)) as { event: string; data: any } | { events: { event: string; data: any }[] };
-    for (const ev of 'events' in parsed ? parsed.events : [parsed]) {
-      const f = { ...ev, at };
+    for (const ev of eventsOf(JSON.parse(String(raw)))) {
+      const f = { event: ev.event, data: ev.data as any, at };
       frames.push(f);
       for (const l of listeners) l(f);
     }

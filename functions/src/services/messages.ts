@@ -191,7 +191,7 @@ export async function publishMessageUpdate(message: MessageItem, ticket: TicketO
     event: companyEvent(ticket.companyId, 'appMessage'),
     data: { action: 'update', message: await toApiMessage(message) },
     audience: [{ kind: 'room', room: room.chatBox(ticket.id) }],
-    ticket: { userId: ticket.userId, queueId: ticket.queueId, status: ticket.status, isGroup: ticket.isGroup },
+    ticket: ticketFacts(ticket),
   });
 }
 
@@ -202,7 +202,7 @@ export async function ticketOfMessage(companyId: number, ticketId: number): Prom
 const TICKET_FACTS = { ProjectionExpression: 'companyId, id, userId, queueId, #s, isGroup', ExpressionAttributeNames: { '#s': 'status' } };
 
 /** What the lists and the notifications show of a new message (the ticket event carries it). */
-export function messageSummary(message: MessageItem): MessageSummary {
+function messageSummary(message: MessageItem): MessageSummary {
   return { id: message.id, body: message.body, fromMe: message.fromMe, mediaType: message.mediaType ?? null, createdAt: message.createdAt };
 }
 

@@ -93,7 +93,7 @@ export async function toApiTickets(companyId: number, tickets: TicketItem[]) {
 }
 
 /** What the fan-out needs to decide who may see a ticket's event (visibility rules). */
-export const ticketFacts = (t: TicketItem) => ({ userId: t.userId, queueId: t.queueId, status: t.status, isGroup: t.isGroup });
+export const ticketFacts = (t: Pick<TicketItem, 'userId' | 'queueId' | 'status' | 'isGroup'>) => ({ userId: t.userId, queueId: t.queueId, status: t.status, isGroup: t.isGroup });
 
 /**
  * The `company-{id}-ticket` event of a change: the ticket as the API answers it, delivered by the

@@ -127,12 +127,6 @@ async function readPartition(pk: string, companyId: number | null): Promise<Targ
   return rows;
 }
 
-/** Forgets the instance's socket directory (tests that rewrite it behind the fan-out's back). */
-export function forgetDirectory() {
-  directory.clear();
-  large.clear();
-}
-
 async function resolveAudience(msg: RealtimeMessage, a: Audience, lookups: FanoutLookups): Promise<Target[]> {
   const cid = msg.companyId;
   switch (a.kind) {
